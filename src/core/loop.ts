@@ -1,0 +1,316 @@
+/**
+ * The s04 agent loop: one function serves the parent and every subagent.
+ *
+ *   parent:   messages = [...history, {user: prompt}]      tools = PARENT_TOOLS (with `task`)
+ *               │  task(prompt) ─────────────┐
+ *               │                            ▼
+ *               │              subagent: messages = [{user: prompt}]   (fresh context)
+ *               │                        tools = CHILD_TOOLS (no `task`), at most 30 calls
+ *               │                        ... works on the SHARED filesystem ...
+ *               │  ◄── only its final text ──┘   (its whole array is then thrown away)
+ *               ▼
+ *   tool_result: "<summary>"
+ *
+ * The loop is the reference's `while True`: call the model, append its response unchanged, stop
+ * unless `stop_reason` is `tool_use`, else run every tool_use in order and append ONE user message
+ * with their results. A subagent is the same loop with a fresh array, the child tools and a turn
+ * cap. Where a subagent runs (here, or in its own Worker) is injected as `runTask`.
+ */
+import type { AgentId, AssistantBlock, Message, ToolResultBlock, ToolUseBlock, Usage } from './messages';
+import type { ModelClient, ModelResponse, StreamEvent } from './model';
+import { ModelCallError } from './model';
+import {
+  CHILD_TOOLS,
+  LIMITS,
+  PARENT_TOOLS,
+  parentSystem,
+  subagentSystem,
+  TASK_TOOL,
+  checkInput,
+  type ToolHandler,
+  type ToolSchema,
+} from './tools';
+
+/** What a UI or a run log can follow. Every event names the loop it comes from. */
+export type LoopEvent =
+  | { type: 'message'; agent: AgentId; index: number; message: Message }
+  | { type: 'model_start'; agent: AgentId; call: number }
+  | { type: 'stream'; agent: AgentId; call: number; event: StreamEvent }
+  | { type: 'model_end'; agent: AgentId; call: number; durationMs: number; usage?: Usage; stopReason: string | null }
+  | { type: 'tool_start'; agent: AgentId; id: string; name: string; input: unknown }
+  | { type: 'tool_end'; agent: AgentId; id: string; name: string; output: string; durationMs: number }
+  | { type: 'task_start'; agent: AgentId; id: string; description: string; prompt: string }
+  | { type: 'task_end'; agent: AgentId; id: string; summary: string }
+  | { type: 'limit_reached'; agent: AgentId; calls: number }
+  | { type: 'log'; agent: AgentId; line: string }
+  | { type: 'error'; agent: AgentId; error: string };
+
+export type EventSink = (event: LoopEvent) => void;
+
+/** A `task` call as the parent made it. `description` is for people only, never sent on. */
+export interface TaskRequest {
+  /** The tool_use id of the `task` call. */
+  id: string;
+  prompt: string;
+  description: string;
+}
+
+/** Runs one subagent and resolves with the only thing that crosses back: its final text. */
+export type RunTask = (task: TaskRequest, signal?: AbortSignal) => Promise<string>;
+
+export interface LoopOptions {
+  agent: AgentId;
+  model: ModelClient;
+  modelName: string;
+  system: string;
+  tools: ToolSchema[];
+  handlers: Record<string, ToolHandler>;
+  /** The loop appends to this array in place, like the reference. */
+  messages: Message[];
+  /** At most this many model calls (the subagent's safety limit); unbounded when absent. */
+  maxCalls?: number;
+  /** Tool results are cut to this many characters (the subagent's 50,000); uncut when absent. */
+  resultChars?: number;
+  maxTokens?: number;
+  signal?: AbortSignal;
+  onEvent?: EventSink;
+  /** Runs consecutive `task` calls of one response at the same time (results keep call order). */
+  concurrentTasks?: boolean;
+  /** Emits the reference's console line (`  <first 200 chars>`) after each tool call. */
+  logToolOutput?: boolean;
+}
+
+export interface LoopResult {
+  messages: Message[];
+  last: ModelResponse;
+  /** `limit` when the call cap ended the loop before the model stopped by itself. */
+  ended: 'model' | 'limit';
+}
+
+/** The Error thrown when the user stops a run. */
+export class StopError extends Error {
+  override name = 'AbortError';
+  constructor() {
+    super('Stopped');
+  }
+}
+
+function throwIfStopped(signal?: AbortSignal): void {
+  if (signal?.aborted) throw new StopError();
+}
+
+function isStop(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || error instanceof StopError);
+}
+
+/** Errors that end the run instead of becoming an `Error: ...` tool result. */
+function isFatal(error: unknown): boolean {
+  return isStop(error) || error instanceof ModelCallError;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Runs one tool as the reference does: unknown names and thrown errors become result strings. */
+export async function runTool(
+  handlers: Record<string, ToolHandler>,
+  block: ToolUseBlock,
+  agent: AgentId,
+  signal?: AbortSignal,
+): Promise<string> {
+  const handler = Object.hasOwn(handlers, block.name) ? handlers[block.name] : undefined;
+  if (!handler) return `Unknown tool: ${block.name}`;
+  try {
+    return await handler(block.input as Record<string, unknown>, { agent, toolUseId: block.id, signal });
+  } catch (error) {
+    if (isFatal(error)) throw error;
+    return `Error: ${errorMessage(error)}`;
+  }
+}
+
+/** The concatenated text blocks of a response, or `(no summary)` (the subagent's return value). */
+export function finalText(response: ModelResponse): string {
+  const text = response.content
+    .filter((b): b is Extract<AssistantBlock, { type: 'text' }> => b.type === 'text')
+    .map((b) => b.text)
+    .join('');
+  return text || '(no summary)';
+}
+
+/** The loop itself: call, append, run tools, append results, until the model stops. */
+export async function agentLoop(options: LoopOptions): Promise<LoopResult> {
+  const { agent, model, messages, handlers, signal } = options;
+  const emit: EventSink = options.onEvent ?? (() => {});
+  const append = (message: Message) => {
+    messages.push(message);
+    emit({ type: 'message', agent, index: messages.length - 1, message });
+  };
+
+  for (let call = 1; ; call++) {
+    throwIfStopped(signal);
+    emit({ type: 'model_start', agent, call });
+    const started = performance.now();
+    let response: ModelResponse;
+    try {
+      response = await model.createMessage(
+        {
+          model: options.modelName,
+          system: options.system,
+          tools: options.tools,
+          messages: structuredClone(messages),
+          max_tokens: options.maxTokens ?? LIMITS.maxTokens,
+        },
+        { signal, onStream: (event) => emit({ type: 'stream', agent, call, event }) },
+      );
+    } catch (error) {
+      if (isStop(error) || signal?.aborted) throw new StopError();
+      const failure = error instanceof ModelCallError ? error : new ModelCallError(errorMessage(error));
+      emit({ type: 'error', agent, error: failure.message });
+      throw failure;
+    }
+    emit({
+      type: 'model_end',
+      agent,
+      call,
+      durationMs: performance.now() - started,
+      usage: response.usage,
+      stopReason: response.stop_reason,
+    });
+    append({ role: 'assistant', content: response.content });
+
+    if (response.stop_reason !== 'tool_use') return { messages, last: response, ended: 'model' };
+
+    const results = await runToolUses(response.content, options, emit);
+    append({ role: 'user', content: results });
+
+    if (options.maxCalls !== undefined && call >= options.maxCalls) {
+      emit({ type: 'limit_reached', agent, calls: call });
+      return { messages, last: response, ended: 'limit' };
+    }
+  }
+}
+
+/** Every tool_use of one response, in order; a run of `task` calls may go at once. */
+async function runToolUses(
+  content: AssistantBlock[],
+  options: LoopOptions,
+  emit: EventSink,
+): Promise<ToolResultBlock[]> {
+  const { agent, handlers, signal } = options;
+  const uses = content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+  const outputs: string[] = [];
+
+  const runOne = async (block: ToolUseBlock): Promise<string> => {
+    throwIfStopped(signal);
+    emit({ type: 'tool_start', agent, id: block.id, name: block.name, input: block.input });
+    const started = performance.now();
+    const raw = await runTool(handlers, block, agent, signal);
+    const output = options.resultChars === undefined ? raw : raw.slice(0, options.resultChars);
+    emit({ type: 'tool_end', agent, id: block.id, name: block.name, output, durationMs: performance.now() - started });
+    return output;
+  };
+
+  for (let i = 0; i < uses.length; ) {
+    let j = i + 1;
+    if (options.concurrentTasks && uses[i].name === 'task') {
+      while (j < uses.length && uses[j].name === 'task') j++;
+    }
+    const batch = uses.slice(i, j);
+    outputs.push(...(await Promise.all(batch.map(runOne))));
+    if (options.logToolOutput) {
+      for (let k = i; k < j; k++) emit({ type: 'log', agent, line: `  ${outputs[k].slice(0, 200)}` });
+    }
+    i = j;
+  }
+
+  return uses.map((block, i) => ({ type: 'tool_result', tool_use_id: block.id, content: outputs[i] }));
+}
+
+export interface AgentDeps {
+  model: ModelClient;
+  modelName: string;
+  /** The project directory (WORKDIR of the system prompts). */
+  workdir: string;
+  /** The four base tools (see `baseToolHandlers`). */
+  baseHandlers: Record<string, ToolHandler>;
+  signal?: AbortSignal;
+  onEvent?: EventSink;
+  maxTokens?: number;
+}
+
+export interface SubagentOptions extends AgentDeps {
+  agent: AgentId;
+  maxCalls?: number;
+  resultChars?: number;
+}
+
+/**
+ * A subagent: the loop with a fresh array holding only its prompt, the child tools and a cap of
+ * 30 calls. Only its final text comes back; its messages are dropped with it.
+ */
+export async function runSubagent(prompt: string, options: SubagentOptions): Promise<string> {
+  const { last } = await agentLoop({
+    agent: options.agent,
+    model: options.model,
+    modelName: options.modelName,
+    system: subagentSystem(options.workdir),
+    tools: CHILD_TOOLS,
+    handlers: options.baseHandlers,
+    messages: [{ role: 'user', content: prompt }],
+    maxCalls: options.maxCalls ?? LIMITS.subagentMaxCalls,
+    resultChars: options.resultChars ?? LIMITS.outputChars,
+    maxTokens: options.maxTokens,
+    signal: options.signal,
+    onEvent: options.onEvent,
+  });
+  return finalText(last);
+}
+
+export interface ParentOptions extends AgentDeps {
+  /** The parent's history; the new prompt is appended to it (a follow-up continues it). */
+  history: Message[];
+  runTask: RunTask;
+  concurrentTasks?: boolean;
+}
+
+/** Reads a `task` input the way the reference does; the description only labels the task. */
+export function taskRequest(id: string, input: Record<string, unknown>): TaskRequest {
+  const { prompt, description } = checkInput(TASK_TOOL, input);
+  return { id, prompt: prompt as string, description: typeof description === 'string' && description ? description : 'subtask' };
+}
+
+/** One prompt to the parent: its loop with the `task` tool wired to `runTask`. */
+export async function parentLoop(prompt: string, options: ParentOptions): Promise<LoopResult> {
+  const emit: EventSink = options.onEvent ?? (() => {});
+  const messages = options.history;
+  messages.push({ role: 'user', content: prompt });
+  emit({ type: 'message', agent: 'parent', index: messages.length - 1, message: messages[messages.length - 1] });
+
+  const handlers: Record<string, ToolHandler> = {
+    ...options.baseHandlers,
+    task: async (input, { toolUseId: id, signal }) => {
+      const task = taskRequest(id, input);
+      emit({ type: 'log', agent: 'parent', line: `> task (${task.description}): ${task.prompt.slice(0, 80)}` });
+      emit({ type: 'task_start', agent: 'parent', id, description: task.description, prompt: task.prompt });
+      const summary = await options.runTask(task, signal);
+      emit({ type: 'task_end', agent: 'parent', id, summary });
+      return summary;
+    },
+  };
+
+  return agentLoop({
+    agent: 'parent',
+    model: options.model,
+    modelName: options.modelName,
+    system: parentSystem(options.workdir),
+    tools: PARENT_TOOLS,
+    handlers,
+    messages,
+    maxTokens: options.maxTokens,
+    signal: options.signal,
+    onEvent: emit,
+    concurrentTasks: options.concurrentTasks,
+    logToolOutput: true,
+  });
+}

@@ -1,0 +1,59 @@
+/**
+ * The model client interface: what the loop needs from any model (the offline demo model, the
+ * Anthropic SDK, a replay of a recorded trace).
+ *
+ * A call streams its progress as events and resolves with the complete message. The loop only
+ * uses the complete message; the stream is for people watching.
+ */
+import type { AssistantBlock, Message, Usage } from './messages';
+import type { ToolSchema } from './tools';
+
+export interface ModelRequest {
+  model: string;
+  system: string;
+  tools: ToolSchema[];
+  messages: Message[];
+  max_tokens: number;
+}
+
+export interface ModelResponse {
+  id?: string;
+  model?: string;
+  content: AssistantBlock[];
+  stop_reason: string | null;
+  usage?: Usage;
+}
+
+/** Streaming progress of one model call, shaped like the API's content_block_* events. */
+export type StreamEvent =
+  | { type: 'block_start'; index: number; block: AssistantBlock }
+  | { type: 'text_delta'; index: number; text: string }
+  | { type: 'input_json_delta'; index: number; partial_json: string }
+  | { type: 'thinking_delta'; index: number; thinking: string }
+  | { type: 'block_stop'; index: number }
+  | { type: 'retrying'; attempt: number; reason: string };
+
+export interface ModelCallOptions {
+  signal?: AbortSignal;
+  onStream?: (event: StreamEvent) => void;
+}
+
+export interface ModelClient {
+  /** Shown to people: which model drives the loop (e.g. `demo (scripted)`). */
+  readonly label: string;
+  createMessage(request: ModelRequest, options?: ModelCallOptions): Promise<ModelResponse>;
+}
+
+/**
+ * A failed model call. It ends the whole run (the user must act: key, network, endpoint),
+ * unlike a failed tool, whose error goes back to the model as an `Error: ...` result.
+ */
+export class ModelCallError extends Error {
+  override name = 'ModelCallError';
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * One interface, two backends: the offline shell (`local.ts`, just-bash over an in-memory
+ * filesystem) and WebContainer (`webcontainer.ts`). The agents' tools (src/core/tools.ts) only
+ * ever talk to this interface, so both backends give the model the same results.
+ *
+ * Paths given to a Sandbox are absolute; the tools resolve the model's relative paths against
+ * `workdir` and refuse the ones that escape it before they get here.
+ */
+import type { AgentId } from '../core/messages';
+
+export type SandboxKind = 'local' | 'webcontainer';
+
+export interface ExecOptions {
+  /** The command is stopped after this long and reported as timed out. */
+  timeoutMs: number;
+  /** Stops the command early (the user pressed Stop). */
+  signal?: AbortSignal;
+  /** Which agent runs it: files it changes are attributed to that agent. */
+  agent?: AgentId;
+}
+
+export interface ExecResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+  timedOut: boolean;
+}
+
+export type FileChangeKind = 'create' | 'modify' | 'delete';
+
+/** One change to the shared filesystem, for the Files view. */
+export interface FileChange {
+  path: string;
+  kind: FileChangeKind;
+  /** The agent whose tool call made the change, or `user` for the learner, `system` for set-up. */
+  agent: AgentId;
+}
+
+export interface FileEntry {
+  /** Absolute path. */
+  path: string;
+  type: 'file' | 'directory';
+  size: number;
+}
+
+export interface Sandbox {
+  readonly kind: SandboxKind;
+  /** The project directory: WORKDIR in the system prompts. */
+  readonly workdir: string;
+  exec(command: string, options: ExecOptions): Promise<ExecResult>;
+  /** Reads a text file; rejects with a message naming the path when it is missing. */
+  readFile(path: string): Promise<string>;
+  /** Writes a text file, creating parent directories. */
+  writeFile(path: string, content: string, agent?: AgentId): Promise<void>;
+  exists(path: string): Promise<boolean>;
+  /** Every file and directory below `workdir`, sorted by path. */
+  list(): Promise<FileEntry[]>;
+  /** Subscribes to changes; returns the unsubscribe function. */
+  onChange(listener: (change: FileChange) => void): () => void;
+  dispose(): void;
+}
+
+/** A sample project as data: paths relative to the project directory, and file contents. */
+export type ProjectFiles = Record<string, string>;

@@ -1,0 +1,20 @@
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { defineConfig } from 'vitest/config';
+
+/** Cross-origin isolation: needed by WebContainer and by SharedArrayBuffer in the workers. */
+const isolation = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
+export default defineConfig({
+  plugins: [svelte()],
+  server: { headers: isolation },
+  preview: { headers: isolation },
+  worker: { format: 'es' },
+  build: { target: 'es2022' },
+  test: {
+    include: ['src/**/*.test.ts'],
+    environment: 'node',
+  },
+});
