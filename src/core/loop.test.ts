@@ -62,7 +62,10 @@ function inProcessTasks(model: ModelClient, handlers: Record<string, ToolHandler
   return { runTask, tasks };
 }
 
-function setup(parentSteps: ConstructorParameters<typeof ScriptedModel>[0], childSteps: ConstructorParameters<typeof ScriptedModel>[0] = []) {
+function setup(
+  parentSteps: ConstructorParameters<typeof ScriptedModel>[0],
+  childSteps: ConstructorParameters<typeof ScriptedModel>[0] = [],
+) {
   const parent = new ScriptedModel(parentSteps);
   const child = new ScriptedModel(childSteps);
   const tools = fakeTools();
@@ -92,7 +95,13 @@ describe('parent requests', () => {
     expect(request.system).toBe(PARENT_SYSTEM);
     expect(request.max_tokens).toBe(8000);
     expect(request.model).toBe('test-model');
-    expect(request.tools.map((t) => t.name)).toEqual(['bash', 'read_file', 'write_file', 'edit_file', 'task']);
+    expect(request.tools.map((t) => t.name)).toEqual([
+      'bash',
+      'read_file',
+      'write_file',
+      'edit_file',
+      'task',
+    ]);
     expect(request.messages).toEqual([
       { role: 'user', content: 'Use a subtask to find what testing framework this project uses' },
     ]);
@@ -100,7 +109,9 @@ describe('parent requests', () => {
 
   it('has tool schemas identical to the recorded reference request', async () => {
     const { readFile } = await import('node:fs/promises');
-    const trace = JSON.parse(await readFile(new URL('../../public/traces/s04.json', import.meta.url), 'utf8'));
+    const trace = JSON.parse(
+      await readFile(new URL('../../public/traces/s04.json', import.meta.url), 'utf8'),
+    );
     const [parentRequest, childRequest] = [trace.cycles[0].request, trace.cycles[1].request];
     expect(JSON.stringify(PARENT_TOOLS)).toBe(JSON.stringify(parentRequest.tools));
     expect(JSON.stringify(CHILD_TOOLS)).toBe(JSON.stringify(childRequest.tools));
@@ -111,7 +122,10 @@ describe('parent requests', () => {
     expect(PARENT_TOOLS[4].name).toBe('task');
     expect(PARENT_TOOLS[4].input_schema).toEqual({
       type: 'object',
-      properties: { prompt: { type: 'string' }, description: { type: 'string', description: 'Short description of the task' } },
+      properties: {
+        prompt: { type: 'string' },
+        description: { type: 'string', description: 'Short description of the task' },
+      },
       required: ['prompt'],
     });
     expect(CHILD_TOOLS.some((t) => t.name === 'task')).toBe(false);
@@ -125,7 +139,10 @@ describe('subagent isolation', () => {
         callsTools(toolUse('task', { prompt: 'Find the test framework', description: 'find tests' })),
         says('It is pytest.'),
       ],
-      [callsTools(toolUse('read_file', { path: 'requirements.txt' })), says('Found pytest in requirements.txt')],
+      [
+        callsTools(toolUse('read_file', { path: 'requirements.txt' })),
+        says('Found pytest in requirements.txt'),
+      ],
     );
     await run('an earlier turn that the subagent must not see');
     expect(child.requests[0].system).toBe(SUBAGENT_SYSTEM);
@@ -142,7 +159,13 @@ describe('subagent isolation', () => {
       [
         callsTools(toolUse('bash', { command: 'ls' })),
         callsTools(toolUse('read_file', { path: 'requirements.txt' })),
-        { content: [{ type: 'text', text: 'Summary: ' }, { type: 'text', text: 'pytest' }], stop_reason: 'end_turn' },
+        {
+          content: [
+            { type: 'text', text: 'Summary: ' },
+            { type: 'text', text: 'pytest' },
+          ],
+          stop_reason: 'end_turn',
+        },
       ],
     );
     await run('find the framework');
@@ -176,7 +199,10 @@ describe('subagent isolation', () => {
         callsTools(toolUse('read_file', { path: 'notes.md' }, 'toolu_read')),
         says('verified'),
       ],
-      [callsTools(toolUse('write_file', { path: 'notes.md', content: 'from the subagent' })), says('wrote notes.md')],
+      [
+        callsTools(toolUse('write_file', { path: 'notes.md', content: 'from the subagent' })),
+        says('wrote notes.md'),
+      ],
     );
     await run('p');
     expect(parent.requests[2].messages[4]).toEqual({
@@ -197,7 +223,10 @@ describe('subagent isolation', () => {
   });
 
   it('labels a task without a description "subtask" in the log', async () => {
-    const { events, run } = setup([callsTools(toolUse('task', { prompt: 'look around' })), says('ok')], [says('seen')]);
+    const { events, run } = setup(
+      [callsTools(toolUse('task', { prompt: 'look around' })), says('ok')],
+      [says('seen')],
+    );
     await run('p');
     const logs = events.filter((e) => e.type === 'log').map((e) => (e as { line: string }).line);
     expect(logs).toEqual(['> task (subtask): look around', '  seen']);
@@ -258,12 +287,19 @@ describe('loop rules', () => {
 
   it('turns a throwing tool into "Error: <message>" and goes on', async () => {
     const { parent, run } = setup([
-      callsTools(toolUse('read_file', { path: 'missing.txt' }, 'x'), toolUse('bash', { command: 'after' }, 'y')),
+      callsTools(
+        toolUse('read_file', { path: 'missing.txt' }, 'x'),
+        toolUse('bash', { command: 'after' }, 'y'),
+      ),
       says('ok'),
     ]);
     const result = await run('p');
     expect(parent.requests[1].messages[2].content).toEqual([
-      { type: 'tool_result', tool_use_id: 'x', content: "Error: [Errno 2] No such file or directory: 'missing.txt'" },
+      {
+        type: 'tool_result',
+        tool_use_id: 'x',
+        content: "Error: [Errno 2] No such file or directory: 'missing.txt'",
+      },
       { type: 'tool_result', tool_use_id: 'y', content: 'ran: after' },
     ]);
     expect(result.ended).toBe('model');
@@ -278,16 +314,26 @@ describe('loop rules', () => {
     expect(tasks).toHaveLength(0);
     expect(parent.requests[1].messages[2].content).toEqual([
       { type: 'tool_result', tool_use_id: 'x', content: "Error: task is missing required field 'prompt'" },
-      { type: 'tool_result', tool_use_id: 'y', content: "Error: task field 'prompt' must be a string, got number 42" },
+      {
+        type: 'tool_result',
+        tool_use_id: 'y',
+        content: "Error: task field 'prompt' must be a string, got number 42",
+      },
     ]);
   });
 
-  it('cuts subagent tool results to 50,000 characters but not the parent\'s', async () => {
+  it("cuts subagent tool results to 50,000 characters but not the parent's", async () => {
     const big = 'x'.repeat(60_000);
     const tools = fakeTools();
     tools.handlers.bash = async () => big;
     const child = new ScriptedModel([callsTools(toolUse('bash', { command: 'big' }, 'b')), says('ok')]);
-    await runSubagent('go', { agent: 'subagent-1', model: child, modelName: 'm', workdir: WORKDIR, baseHandlers: tools.handlers });
+    await runSubagent('go', {
+      agent: 'subagent-1',
+      model: child,
+      modelName: 'm',
+      workdir: WORKDIR,
+      baseHandlers: tools.handlers,
+    });
     const result = (child.requests[1].messages[2].content as Array<{ content: string }>)[0].content;
     expect(result.length).toBe(50_000);
 
@@ -300,10 +346,12 @@ describe('loop rules', () => {
       history: [],
       runTask: async () => '',
     });
-    expect((parent.requests[1].messages[2].content as Array<{ content: string }>)[0].content.length).toBe(60_000);
+    expect((parent.requests[1].messages[2].content as Array<{ content: string }>)[0].content.length).toBe(
+      60_000,
+    );
   });
 
-  it('stops a subagent after 30 model calls and returns the 30th response\'s text', async () => {
+  it("stops a subagent after 30 model calls and returns the 30th response's text", async () => {
     const steps = Array.from({ length: 40 }, (_, i) => ({
       content: [
         { type: 'text' as const, text: `turn ${i + 1}` },
@@ -329,8 +377,17 @@ describe('loop rules', () => {
   });
 
   it('takes the call cap as a parameter', async () => {
-    const child = new ScriptedModel(Array.from({ length: 10 }, () => callsTools(toolUse('bash', { command: 'x' }))));
-    await runSubagent('go', { agent: 's', model: child, modelName: 'm', workdir: WORKDIR, baseHandlers: fakeTools().handlers, maxCalls: 3 });
+    const child = new ScriptedModel(
+      Array.from({ length: 10 }, () => callsTools(toolUse('bash', { command: 'x' }))),
+    );
+    await runSubagent('go', {
+      agent: 's',
+      model: child,
+      modelName: 'm',
+      workdir: WORKDIR,
+      baseHandlers: fakeTools().handlers,
+      maxCalls: 3,
+    });
     expect(child.requests).toHaveLength(3);
   });
 
@@ -361,11 +418,18 @@ describe('failures and stopping', () => {
     ]);
     await expect(run('p')).rejects.toThrow('401 authentication_error');
     expect(history.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
-    expect(events).toContainEqual({ type: 'error', agent: 'parent', error: '401 authentication_error: invalid x-api-key' });
+    expect(events).toContainEqual({
+      type: 'error',
+      agent: 'parent',
+      error: '401 authentication_error: invalid x-api-key',
+    });
   });
 
-  it('ends the whole run when a subagent\'s model call fails (it is not a tool error)', async () => {
-    const { parent, run } = setup([callsTools(toolUse('task', { prompt: 'x' }))], [new Error('Connection error.')]);
+  it("ends the whole run when a subagent's model call fails (it is not a tool error)", async () => {
+    const { parent, run } = setup(
+      [callsTools(toolUse('task', { prompt: 'x' }))],
+      [new Error('Connection error.')],
+    );
     const failure = await run('p').catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ModelCallError);
     expect((failure as Error).message).toBe('Connection error.');
@@ -409,7 +473,9 @@ describe('events and concurrency', () => {
     expect(parentMessages.map((e) => (e as { index: number }).index)).toEqual([0, 1, 2, 3]);
     const childMessages = events.filter((e) => e.type === 'message' && e.agent === 'subagent-1');
     expect(childMessages.map((e) => (e as { index: number }).index)).toEqual([1, 2, 3]);
-    expect(events.some((e) => e.type === 'stream' && e.agent === 'subagent-1' && e.event.type === 'text_delta')).toBe(true);
+    expect(
+      events.some((e) => e.type === 'stream' && e.agent === 'subagent-1' && e.event.type === 'text_delta'),
+    ).toBe(true);
   });
 
   it('runs consecutive task calls at once when asked, keeping results in call order', async () => {
@@ -425,7 +491,15 @@ describe('events and concurrency', () => {
         releases.push(() => resolve(`summary ${task.prompt}`));
         if (releases.length === 2) releases.reverse().forEach((r) => r()); // B finishes first
       });
-    await parentLoop('p', { model: parent, modelName: 'm', workdir: WORKDIR, baseHandlers: {}, history: [], runTask, concurrentTasks: true });
+    await parentLoop('p', {
+      model: parent,
+      modelName: 'm',
+      workdir: WORKDIR,
+      baseHandlers: {},
+      history: [],
+      runTask,
+      concurrentTasks: true,
+    });
     expect(started).toEqual(['A', 'B']);
     expect(parent.requests[1].messages[2].content).toEqual([
       { type: 'tool_result', tool_use_id: 'ta', content: 'summary A' },
@@ -436,21 +510,39 @@ describe('events and concurrency', () => {
   it('runs task calls one after another by default, as the reference does', async () => {
     let running = 0;
     let most = 0;
-    const parent = new ScriptedModel([callsTools(toolUse('task', { prompt: 'A' }), toolUse('task', { prompt: 'B' })), says('ok')]);
+    const parent = new ScriptedModel([
+      callsTools(toolUse('task', { prompt: 'A' }), toolUse('task', { prompt: 'B' })),
+      says('ok'),
+    ]);
     const runTask: RunTask = async () => {
       most = Math.max(most, ++running);
       await new Promise((r) => setTimeout(r, 5));
       running--;
       return 's';
     };
-    await parentLoop('p', { model: parent, modelName: 'm', workdir: WORKDIR, baseHandlers: {}, history: [], runTask });
+    await parentLoop('p', {
+      model: parent,
+      modelName: 'm',
+      workdir: WORKDIR,
+      baseHandlers: {},
+      history: [],
+      runTask,
+    });
     expect(most).toBe(1);
   });
 
   it('agentLoop appends to the array it is given', async () => {
     const messages: Message[] = [{ role: 'user', content: 'hi' }];
     const model = new ScriptedModel([says('hello')]);
-    const result = await agentLoop({ agent: 'x', model, modelName: 'm', system: 's', tools: [], handlers: {}, messages });
+    const result = await agentLoop({
+      agent: 'x',
+      model,
+      modelName: 'm',
+      system: 's',
+      tools: [],
+      handlers: {},
+      messages,
+    });
     expect(result.messages).toBe(messages);
     expect(messages).toHaveLength(2);
     expect(finalText(result.last)).toBe('hello');

@@ -36,7 +36,14 @@ export type LoopEvent =
   | { type: 'message'; agent: AgentId; index: number; message: Message }
   | { type: 'model_start'; agent: AgentId; call: number }
   | { type: 'stream'; agent: AgentId; call: number; event: StreamEvent }
-  | { type: 'model_end'; agent: AgentId; call: number; durationMs: number; usage?: Usage; stopReason: string | null }
+  | {
+      type: 'model_end';
+      agent: AgentId;
+      call: number;
+      durationMs: number;
+      usage?: Usage;
+      stopReason: string | null;
+    }
   | { type: 'tool_start'; agent: AgentId; id: string; name: string; input: unknown }
   | { type: 'tool_end'; agent: AgentId; id: string; name: string; output: string; durationMs: number }
   | { type: 'task_start'; agent: AgentId; id: string; description: string; prompt: string }
@@ -140,7 +147,7 @@ export function finalText(response: ModelResponse): string {
 
 /** The loop itself: call, append, run tools, append results, until the model stops. */
 export async function agentLoop(options: LoopOptions): Promise<LoopResult> {
-  const { agent, model, messages, handlers, signal } = options;
+  const { agent, model, messages, signal } = options;
   const emit: EventSink = options.onEvent ?? (() => {});
   const append = (message: Message) => {
     messages.push(message);
@@ -207,11 +214,18 @@ async function runToolUses(
     const started = performance.now();
     const raw = await runTool(handlers, block, agent, signal);
     const output = options.resultChars === undefined ? raw : raw.slice(0, options.resultChars);
-    emit({ type: 'tool_end', agent, id: block.id, name: block.name, output, durationMs: performance.now() - started });
+    emit({
+      type: 'tool_end',
+      agent,
+      id: block.id,
+      name: block.name,
+      output,
+      durationMs: performance.now() - started,
+    });
     return output;
   };
 
-  for (let i = 0; i < uses.length; ) {
+  for (let i = 0; i < uses.length;) {
     let j = i + 1;
     if (options.concurrentTasks && uses[i].name === 'task') {
       while (j < uses.length && uses[j].name === 'task') j++;
@@ -277,7 +291,11 @@ export interface ParentOptions extends AgentDeps {
 /** Reads a `task` input the way the reference does; the description only labels the task. */
 export function taskRequest(id: string, input: Record<string, unknown>): TaskRequest {
   const { prompt, description } = checkInput(TASK_TOOL, input);
-  return { id, prompt: prompt as string, description: typeof description === 'string' && description ? description : 'subtask' };
+  return {
+    id,
+    prompt: prompt as string,
+    description: typeof description === 'string' && description ? description : 'subtask',
+  };
 }
 
 /** One prompt to the parent: its loop with the `task` tool wired to `runTask`. */
@@ -285,13 +303,22 @@ export async function parentLoop(prompt: string, options: ParentOptions): Promis
   const emit: EventSink = options.onEvent ?? (() => {});
   const messages = options.history;
   messages.push({ role: 'user', content: prompt });
-  emit({ type: 'message', agent: 'parent', index: messages.length - 1, message: messages[messages.length - 1] });
+  emit({
+    type: 'message',
+    agent: 'parent',
+    index: messages.length - 1,
+    message: messages[messages.length - 1],
+  });
 
   const handlers: Record<string, ToolHandler> = {
     ...options.baseHandlers,
     task: async (input, { toolUseId: id, signal }) => {
       const task = taskRequest(id, input);
-      emit({ type: 'log', agent: 'parent', line: `> task (${task.description}): ${task.prompt.slice(0, 80)}` });
+      emit({
+        type: 'log',
+        agent: 'parent',
+        line: `> task (${task.description}): ${task.prompt.slice(0, 80)}`,
+      });
       emit({ type: 'task_start', agent: 'parent', id, description: task.description, prompt: task.prompt });
       const summary = await options.runTask(task, signal);
       emit({ type: 'task_end', agent: 'parent', id, summary });

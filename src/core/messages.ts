@@ -42,8 +42,7 @@ export type AssistantBlock = TextBlock | ToolUseBlock | ThinkingBlock | Redacted
 export type UserContent = string | Array<ToolResultBlock | TextBlock>;
 
 export type Message =
-  | { role: 'user'; content: UserContent }
-  | { role: 'assistant'; content: AssistantBlock[] };
+  { role: 'user'; content: UserContent } | { role: 'assistant'; content: AssistantBlock[] };
 
 export interface Usage {
   input_tokens: number;

@@ -67,8 +67,7 @@ export const CHILD_TOOLS: ToolSchema[] = [
 
 export const TASK_TOOL: ToolSchema = {
   name: 'task',
-  description:
-    'Spawn a subagent with fresh context. It shares the filesystem but not conversation history.',
+  description: 'Spawn a subagent with fresh context. It shares the filesystem but not conversation history.',
   input_schema: {
     type: 'object',
     properties: {
@@ -171,6 +170,8 @@ export function safePath(workdir: string, path: string): string {
 
 /** Python's str.splitlines(): no empty last line for a trailing newline. */
 export function splitLines(text: string): string[] {
+  // The same separators as Python, file/group/record separators included.
+  // eslint-disable-next-line no-control-regex
   const lines = text.split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/);
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   return lines;
@@ -226,7 +227,11 @@ export function baseToolHandlers(sandbox: Sandbox, options: ToolOptions = {}): R
       const content = await sandbox.readFile(full);
       const at = content.indexOf(old_text);
       if (at < 0) return `Error: Text not found in ${path}`;
-      await sandbox.writeFile(full, content.slice(0, at) + new_text + content.slice(at + old_text.length), agent);
+      await sandbox.writeFile(
+        full,
+        content.slice(0, at) + new_text + content.slice(at + old_text.length),
+        agent,
+      );
       return `Edited ${path}`;
     },
   };

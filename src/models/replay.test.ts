@@ -3,9 +3,19 @@ import { describe, expect, it } from 'vitest';
 import { parentLoop, runSubagent, type RunTask } from '../core/loop';
 import type { ModelRequest } from '../core/model';
 import type { ToolHandler } from '../core/tools';
-import { parseReprBlock, ReplayModel, traceResponse, traceToolOutputs, traceWorkdir, loopOf, type Trace } from './replay';
+import {
+  parseReprBlock,
+  ReplayModel,
+  traceResponse,
+  traceToolOutputs,
+  traceWorkdir,
+  loopOf,
+  type Trace,
+} from './replay';
 
-const trace: Trace = JSON.parse(readFileSync(new URL('../../public/traces/s04.json', import.meta.url), 'utf8'));
+const trace: Trace = JSON.parse(
+  readFileSync(new URL('../../public/traces/s04.json', import.meta.url), 'utf8'),
+);
 
 /** The recorder dumped SDK objects, which adds `caller: null` to tool_use blocks; the API never sees it. */
 function withoutRecorderFields(value: unknown): unknown {
@@ -22,8 +32,10 @@ class Recorder extends ReplayModel {
 }
 
 describe('replay of the recorded reference run', () => {
-  it('parses the recorder\'s Python reprs back into thinking blocks', () => {
-    expect(parseReprBlock(`ThinkingBlock(signature='ab12', thinking="It's \\n'quoted'", type='thinking')`)).toEqual({
+  it("parses the recorder's Python reprs back into thinking blocks", () => {
+    expect(
+      parseReprBlock(`ThinkingBlock(signature='ab12', thinking="It's \\n'quoted'", type='thinking')`),
+    ).toEqual({
       type: 'thinking',
       signature: 'ab12',
       thinking: "It's \n'quoted'",

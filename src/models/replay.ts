@@ -80,7 +80,15 @@ export function parseReprBlock(raw: string): AssistantBlock {
   throw new Error(`Unknown block repr type: ${fields.type}`);
 }
 
-const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', '0': '\0' };
+const ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '0': '\0',
+};
 
 function readPythonString(text: string, start: number): [string, number] {
   const quote = text[start];

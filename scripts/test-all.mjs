@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+/**
+ * Runs every check of the project and prints one plain summary line, `N passed, N failed`:
+ * type check, lint and format, unit tests (Vitest) and end-to-end tests (Playwright in Chromium).
+ * Exits non-zero when anything failed.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const out = mkdtempSync(join(tmpdir(), 's04-tests-'));
+let passed = 0;
+let failed = 0;
+const failures = [];
+
+function run(label, command, args, env = {}) {
+  console.log(`\n=== ${label}: ${command} ${args.join(' ')}`);
+  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  return result.status === 0;
+}
+
+function check(label, command, args) {
+  if (run(label, command, args)) passed++;
+  else {
+    failed++;
+    failures.push(label);
+  }
+}
+
+/** Counts test cases from a runner's JSON report; a run that reported nothing counts as one failure. */
+function suite(label, command, args, report, env, count) {
+  const ok = run(label, command, args, env);
+  if (!existsSync(report)) {
+    failed++;
+    failures.push(`${label} (no report)`);
+    return;
+  }
+  const [p, f] = count(JSON.parse(readFileSync(report, 'utf8')));
+  passed += p;
+  failed += f;
+  if (f > 0 || !ok || p === 0) failures.push(label);
+  if (!ok && f === 0) failed++;
+}
+
+/** Playwright drives Debian's Chromium here; install it once when it is missing and we may. */
+function ensureChromium() {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+  if (candidates.some((path) => path && existsSync(path))) return;
+  if (process.getuid?.() !== 0) {
+    console.log('Chromium not found: install it (Debian: apt-get install chromium) or set CHROMIUM_PATH.');
+    return;
+  }
+  console.log('Installing Chromium from Debian...');
+  const env = { DEBIAN_FRONTEND: 'noninteractive' };
+  run('apt-get update', 'apt-get', ['update', '-qq'], env);
+  run('install chromium', 'apt-get', ['install', '-y', '-qq', '-o', 'DPkg::Lock::Timeout=300', 'chromium'], env);
+}
+
+ensureChromium();
+check('types', 'npx', ['svelte-check', '--tsconfig', './tsconfig.json', '--threshold', 'error']);
+check('lint', 'npx', ['eslint', '.']);
+check('format', 'npx', ['prettier', '--check', '.']);
+
+const vitestReport = join(out, 'vitest.json');
+suite(
+  'unit',
+  'npx',
+  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`],
+  vitestReport,
+  {},
+  (r) => [r.numPassedTests, r.numFailedTests],
+);
+
+const pwReport = join(out, 'playwright.json');
+suite('e2e', 'npx', ['playwright', 'test'], pwReport, { PW_JSON_OUTPUT: pwReport }, (r) => [
+  r.stats.expected,
+  r.stats.unexpected + r.stats.flaky,
+]);
+
+if (failures.length) console.log(`\nFailed: ${failures.join(', ')}`);
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
