@@ -1,0 +1,180 @@
+/**
+ * The offline demo model: a `ModelClient` that needs no network and no key, for trying the
+ * playground before adding one.
+ *
+ * It is stateless. The parent and every subagent run in their own Worker with their own instance,
+ * so each answer is decided from the request alone, as a real model decides it:
+ *
+ *   request.system   "You are a coding subagent ..."  -> act as the subagent, else as the parent
+ *   request.messages last user prompt (a string)     -> what to do (the three sample prompts, or
+ *                                                       a generic exploration for anything else)
+ *                    tool results after that prompt   -> how far this turn has got, and every fact
+ *                                                       the answer is built from
+ *
+ * It makes real tool calls and derives every statement from what those tools returned, so it
+ * follows whatever project is in the sandbox (Python or TypeScript, pytest or unittest, ...).
+ * What it knows about reading a project lives in `demo-project.ts`.
+ */
+import type { AssistantBlock, Message, ToolUseBlock } from '../core/messages';
+import type { ModelCallOptions, ModelClient, ModelRequest, ModelResponse } from '../core/model';
+import { planParent, planSubagent, type Plan } from './demo-plans';
+import { streamResponse } from './stream';
+
+/** One tool call of the current turn, with what it returned (absent while it is running). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+  output?: string;
+}
+
+/** The current turn: the prompt that started it and the tool calls made since, per model call. */
+export interface Turn {
+  prompt: string;
+  steps: ToolCall[][];
+  /** The working directory named by the system prompt. */
+  workdir: string;
+}
+
+/** The latest user prompt and every tool call made after it (the turn's progress). */
+export function readTurn(request: Pick<ModelRequest, 'system' | 'messages'>): Turn {
+  const { messages } = request;
+  let start = -1;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (isPrompt(messages[i])) {
+      start = i;
+      break;
+    }
+  }
+  const prompt = start < 0 ? '' : promptText(messages[start]);
+  const steps: ToolCall[][] = [];
+  for (let i = start + 1; i < messages.length; i++) {
+    const message = messages[i];
+    if (message.role !== 'assistant') continue;
+    const uses = message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+    const next = messages[i + 1];
+    const results = new Map<string, string>();
+    if (next?.role === 'user' && Array.isArray(next.content)) {
+      for (const block of next.content) {
+        if (block.type === 'tool_result') results.set(block.tool_use_id, resultText(block.content));
+      }
+    }
+    steps.push(
+      uses.map((use) => ({
+        id: use.id,
+        name: use.name,
+        input:
+          typeof use.input === 'object' && use.input !== null ? (use.input as Record<string, unknown>) : {},
+        output: results.get(use.id),
+      })),
+    );
+  }
+  const workdir = /^You are a coding (?:sub)?agent at (.*?)\. /.exec(request.system)?.[1] ?? '.';
+  return { prompt, steps, workdir };
+}
+
+function isPrompt(message: Message): boolean {
+  if (message.role !== 'user') return false;
+  if (typeof message.content === 'string') return true;
+  return message.content.length > 0 && message.content.every((b) => b.type === 'text');
+}
+
+function promptText(message: Message): string {
+  if (typeof message.content === 'string') return message.content;
+  return message.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+}
+
+/** tool_result content is a string in our loops; tolerate the API's block-array form too. */
+function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((b) => (b && typeof b === 'object' && 'text' in b ? String((b as { text: unknown }).text) : ''))
+      .join('');
+  }
+  return String(content ?? '');
+}
+
+/** True when the request comes from a subagent loop (its system prompt says so). */
+export function isSubagentRequest(request: Pick<ModelRequest, 'system'>): boolean {
+  return request.system.startsWith('You are a coding subagent');
+}
+
+const ID_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+function randomId(prefix: string): string {
+  let id = prefix;
+  for (let i = 0; i < 22; i++) id += ID_CHARS[Math.floor(Math.random() * ID_CHARS.length)];
+  return id;
+}
+
+/** Rough token count: about four characters a token. */
+function tokens(text: string): number {
+  return Math.max(1, Math.ceil(text.length / 4));
+}
+
+/** Turns a plan into a Messages API response with fresh tool_use ids and estimated usage. */
+export function toResponse(plan: Plan, request: ModelRequest): ModelResponse {
+  const content: AssistantBlock[] = [];
+  if (plan.text) content.push({ type: 'text', text: plan.text });
+  for (const call of plan.calls ?? []) {
+    content.push({ type: 'tool_use', id: randomId('toolu_demo_'), name: call.name, input: call.input });
+  }
+  if (content.length === 0) content.push({ type: 'text', text: '(no summary)' });
+  const calls = plan.calls?.length ?? 0;
+  return {
+    id: randomId('msg_demo_'),
+    model: request.model,
+    content,
+    stop_reason: calls > 0 ? 'tool_use' : 'end_turn',
+    usage: {
+      input_tokens: tokens(
+        JSON.stringify({ system: request.system, tools: request.tools, messages: request.messages }),
+      ),
+      output_tokens: tokens(JSON.stringify(content)),
+    },
+  };
+}
+
+/** Decides the next response for a request: the whole of the demo model's "thinking". */
+export function demoRespond(request: ModelRequest): ModelResponse {
+  const turn = readTurn(request);
+  const tools = new Set(request.tools.map((t) => t.name));
+  let plan: Plan;
+  try {
+    plan = isSubagentRequest(request) ? planSubagent(turn) : planParent(turn, tools);
+  } catch (error) {
+    // The demo must never break a run: a parsing slip becomes an honest final answer.
+    plan = {
+      text: `The demo model could not continue (${error instanceof Error ? error.message : String(error)}).`,
+    };
+  }
+  // Only call tools this loop actually has (the subagent has no `task`).
+  if (plan.calls) plan = { ...plan, calls: plan.calls.filter((c) => tools.has(c.name)) };
+  return toResponse(plan, request);
+}
+
+export type DemoSpeed = 'instant' | 'normal';
+
+export interface DemoModelOptions {
+  /** `instant`: no pauses (tests); `normal`: a small pause per streamed chunk, like typing. */
+  speed?: DemoSpeed;
+}
+
+/** Milliseconds between streamed chunks at normal speed. */
+export const DEMO_CHUNK_DELAY_MS = 20;
+
+/** The offline demo model (see the file comment). */
+export class DemoModel implements ModelClient {
+  readonly label = 'demo (scripted)';
+  readonly speed: DemoSpeed;
+
+  constructor(options: DemoModelOptions = {}) {
+    this.speed = options.speed ?? 'normal';
+  }
+
+  async createMessage(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
+    const response = demoRespond(request);
+    return streamResponse(response, options, this.speed === 'instant' ? 0 : DEMO_CHUNK_DELAY_MS);
+  }
+}
