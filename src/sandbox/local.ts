@@ -1,0 +1,517 @@
+/**
+ * The offline backend: just-bash (a bash interpreter written in TypeScript) over one in-memory
+ * filesystem that every agent shares.
+ *
+ *   InMemoryFs (one, shared: what a subagent writes, the parent reads)
+ *     └─ ChangeFeed    serialises writes, diffs the tree around each one, emits FileChanges
+ *          └─ AgentFs  one per exec() / writeFile(): IFileSystem by delegation, knows its agent
+ *               └─ Bash   one per exec(): cheap to build, so each command carries its own
+ *                         agent, limits and deadline, and concurrent agents never mix them up
+ *
+ * It also smooths over what agents trip on in just-bash: `/dev/null` is a plain file there (here
+ * writes to it vanish and it reads empty), `/tmp` is missing, loop limits are low (here the
+ * timeout is what stops a runaway command), and an output over `maxOutputSize` loses ALL output
+ * (here the cap is huge; the tools cut the text themselves).
+ */
+import { Bash, InMemoryFs, defineCommand } from 'just-bash';
+import type { CpOptions, FileContent, FsStat, IFileSystem, MkdirOptions, RmOptions } from 'just-bash';
+import type { AgentId } from '../core/messages';
+import type { ExecOptions, ExecResult, FileChange, FileEntry, ProjectFiles, Sandbox } from './sandbox';
+
+export const DEFAULT_WORKDIR = '/home/user/project';
+const HOME = '/home/user';
+const DEV_NULL = '/dev/null';
+
+/** Exit code of a command stopped by the user, as a shell reports SIGINT. */
+const EXIT_STOPPED = 130;
+
+/**
+ * Limits for every exec. The deadline (`maxExecutionTimeMs`, set per call) stops runaway shell
+ * loops, so the shell's own counters are raised far out of the way. AWK and sed loops are left at
+ * just-bash's defaults: they do not look at the deadline, so their counters are what stops them.
+ */
+const EXECUTION_LIMITS = {
+  maxCommandCount: 1e12,
+  maxLoopIterations: 1e12,
+  maxWorkUnits: 1e12,
+  maxOutputSize: 512 * 1024 * 1024,
+};
+
+/** Normalises an absolute path: no `.`, `..`, repeated or trailing slashes. */
+function normalize(path: string): string {
+  const parts: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') parts.pop();
+    else parts.push(part);
+  }
+  return '/' + parts.join('/');
+}
+
+function parentOf(path: string): string {
+  const at = path.lastIndexOf('/');
+  return at <= 0 ? '/' : path.slice(0, at);
+}
+
+function isWithin(root: string, path: string): boolean {
+  return path === root || path.startsWith(root === '/' ? '/' : `${root}/`);
+}
+
+/** Python's repr() of a str, as it appears in an OSError message. */
+function pyRepr(text: string): string {
+  return text.includes("'") && !text.includes('"') ? `"${text}"` : `'${text.replace(/'/g, "\\'")}'`;
+}
+
+/** An error worded like Python's OSError, which is what the reference's tools report. */
+function osError(errno: 2 | 17 | 20 | 21, path: string): Error {
+  const text = {
+    2: 'No such file or directory',
+    17: 'File exists',
+    20: 'Not a directory',
+    21: 'Is a directory',
+  }[errno];
+  return new Error(`[Errno ${errno}] ${text}: ${pyRepr(path)}`);
+}
+
+function notPermitted(operation: string, path: string): Error {
+  return new Error(`EPERM: operation not permitted, ${operation} '${path}'`);
+}
+
+/** What tells two versions of a file apart without reading it. */
+async function fingerprint(fs: IFileSystem, path: string): Promise<string | null> {
+  try {
+    const stat = await fs.lstat(path);
+    if (stat.isDirectory) return null;
+    return `${stat.mtime.getTime()}:${stat.size}:${String(stat.ino ?? stat.identity ?? '')}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The shared filesystem's single writer: every change goes through `mutate`, one at a time, so
+ * the tree can be diffed around it and the change attributed to the agent that made it, even when
+ * several agents' commands interleave.
+ */
+class ChangeFeed {
+  readonly #listeners = new Set<(change: FileChange) => void>();
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly fs: InMemoryFs) {}
+
+  subscribe(listener: (change: FileChange) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  clear(): void {
+    this.#listeners.clear();
+  }
+
+  /**
+   * Runs one write and reports what it changed: paths that appear are `create`, paths that vanish
+   * are `delete`. Files under `targets` that existed before are `modify` when the operation
+   * rewrote them: always for `rewrites` (writeFile, appendFile), else when their mtime, size or
+   * identity changed (cp, mv onto existing files).
+   */
+  mutate<T>(
+    agent: AgentId,
+    targets: string[],
+    rewrites: boolean,
+    op: () => Promise<T>,
+    accept: (change: FileChange) => boolean,
+  ): Promise<T> {
+    const run = async (): Promise<T> => {
+      const before = new Set(this.fs.getAllPaths());
+      const prints = new Map<string, string | null>();
+      for (const path of before) {
+        if (targets.some((t) => isWithin(t, path))) prints.set(path, await fingerprint(this.fs, path));
+      }
+      let done = false;
+      try {
+        const result = await op();
+        done = true;
+        return result;
+      } finally {
+        const after = new Set(this.fs.getAllPaths());
+        // Deepest first for deletions, parents first for creations: a tree view can apply them in order.
+        const changes: FileChange[] = [
+          ...[...before]
+            .filter((p) => !after.has(p))
+            .sort()
+            .reverse()
+            .map((path) => ({ path, kind: 'delete' as const, agent })),
+          ...[...after]
+            .filter((p) => !before.has(p))
+            .sort()
+            .map((path) => ({ path, kind: 'create' as const, agent })),
+        ];
+        for (const [path, print] of [...prints].sort(([a], [b]) => (a < b ? -1 : 1))) {
+          if (print === null || !after.has(path)) continue;
+          if ((rewrites && done) || print !== (await fingerprint(this.fs, path))) {
+            changes.push({ path, kind: 'modify', agent });
+          }
+        }
+        for (const change of changes) {
+          if (change.path === DEV_NULL || !accept(change)) continue;
+          for (const listener of this.#listeners) {
+            try {
+              listener(change);
+            } catch (error) {
+              // A broken listener must not fail the agent's write; rethrow it out of band.
+              queueMicrotask(() => {
+                throw error;
+              });
+            }
+          }
+        }
+      }
+    };
+    const result = this.#queue.then(run, run);
+    this.#queue = result.catch(() => undefined);
+    return result;
+  }
+}
+
+/**
+ * The filesystem one Bash (or one sandbox.writeFile) sees: the shared one, by delegation, with
+ * every write attributed to `agent`, and `/dev/null` acting as a null device.
+ *
+ * It deliberately has no `writeFileSync`/`mkdirSync`: just-bash then skips re-creating its
+ * /bin, /dev and /proc layout on each `new Bash` (that was done once, in `create`).
+ */
+class AgentFs implements IFileSystem {
+  readonly #fs: InMemoryFs;
+  #last: FileChange | undefined;
+
+  constructor(
+    readonly feed: ChangeFeed,
+    readonly agent: AgentId,
+  ) {
+    this.#fs = feed.fs;
+  }
+
+  /** `targets`: the paths whose existing files the operation may rewrite. */
+  #write<T>(targets: string[], rewrites: boolean, op: () => Promise<T>): Promise<T> {
+    return this.feed.mutate(this.agent, targets.map(normalize), rewrites, op, (change) =>
+      this.#accept(change),
+    );
+  }
+
+  /**
+   * One command often writes a file several times in a row (`echo a > f` truncates, then writes;
+   * a loop appends line by line): report it once, as the create or the first modify.
+   */
+  #accept(change: FileChange): boolean {
+    const last = this.#last;
+    this.#last = change;
+    return !(change.kind === 'modify' && last?.path === change.path && last.kind !== 'delete');
+  }
+
+  readFile(path: string, options?: Parameters<IFileSystem['readFile']>[1]): Promise<string> {
+    return normalize(path) === DEV_NULL ? Promise.resolve('') : this.#fs.readFile(path, options);
+  }
+
+  readFileBytes(path: string): ReturnType<InMemoryFs['readFileBytes']> {
+    return normalize(path) === DEV_NULL ? this.#fs.readFileBytes(DEV_NULL) : this.#fs.readFileBytes(path);
+  }
+
+  readFileBuffer(path: string): Promise<Uint8Array> {
+    return normalize(path) === DEV_NULL ? Promise.resolve(new Uint8Array(0)) : this.#fs.readFileBuffer(path);
+  }
+
+  writeFile(path: string, content: FileContent, options?: Parameters<IFileSystem['writeFile']>[2]) {
+    if (normalize(path) === DEV_NULL) return Promise.resolve();
+    return this.#write([path], true, () => this.#fs.writeFile(path, content, options));
+  }
+
+  appendFile(path: string, content: FileContent, options?: Parameters<IFileSystem['appendFile']>[2]) {
+    if (normalize(path) === DEV_NULL) return Promise.resolve();
+    // An empty append (what `>>` does before writing) changes nothing in an existing file.
+    const rewrites = content.length > 0;
+    return this.#write(rewrites ? [path] : [], rewrites, () => this.#fs.appendFile(path, content, options));
+  }
+
+  exists(path: string): Promise<boolean> {
+    return this.#fs.exists(path);
+  }
+
+  stat(path: string): Promise<FsStat> {
+    return this.#fs.stat(path);
+  }
+
+  lstat(path: string): Promise<FsStat> {
+    return this.#fs.lstat(path);
+  }
+
+  mkdir(path: string, options?: MkdirOptions): Promise<void> {
+    return this.#write([], false, () => this.#fs.mkdir(path, options));
+  }
+
+  readdir(path: string): Promise<string[]> {
+    return this.#fs.readdir(path);
+  }
+
+  readdirWithFileTypes(path: string): ReturnType<InMemoryFs['readdirWithFileTypes']> {
+    return this.#fs.readdirWithFileTypes(path);
+  }
+
+  rm(path: string, options?: RmOptions): Promise<void> {
+    if (normalize(path) === DEV_NULL) return Promise.reject(notPermitted('rm', path));
+    return this.#write([], false, () => this.#fs.rm(path, options));
+  }
+
+  cp(src: string, dest: string, options?: CpOptions): Promise<void> {
+    if (normalize(dest) === DEV_NULL) return Promise.resolve();
+    return this.#write([dest], false, () => this.#fs.cp(src, dest, options));
+  }
+
+  mv(src: string, dest: string): Promise<void> {
+    if (normalize(src) === DEV_NULL || normalize(dest) === DEV_NULL) {
+      return Promise.reject(notPermitted('mv', DEV_NULL));
+    }
+    return this.#write([dest], false, () => this.#fs.mv(src, dest));
+  }
+
+  resolvePath(base: string, path: string): string {
+    return this.#fs.resolvePath(base, path);
+  }
+
+  getAllPaths(): string[] {
+    return this.#fs.getAllPaths();
+  }
+
+  chmod(path: string, mode: number): Promise<void> {
+    return this.#fs.chmod(path, mode);
+  }
+
+  symlink(target: string, linkPath: string): Promise<void> {
+    return this.#write([], false, () => this.#fs.symlink(target, linkPath));
+  }
+
+  link(existingPath: string, newPath: string): Promise<void> {
+    return this.#write([], false, () => this.#fs.link(existingPath, newPath));
+  }
+
+  readlink(path: string): Promise<string> {
+    return this.#fs.readlink(path);
+  }
+
+  realpath(path: string): Promise<string> {
+    return this.#fs.realpath(path);
+  }
+
+  utimes(path: string, atime: Date, mtime: Date): Promise<void> {
+    return this.#fs.utimes(path, atime, mtime);
+  }
+}
+
+/**
+ * Rewrites the xargs spellings models use most and just-bash refuses (`-I{}`, `-i`, `-n1`,
+ * `-P4`, `-L 1`, `--max-args=1`, `--replace=X`) into the separate-argument forms it accepts.
+ * `-L N` becomes `-n N`, the same for the usual one-path-per-line input.
+ */
+export function normalizeXargsArgs(args: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (!arg.startsWith('-') || arg === '-') {
+      out.push(...args.slice(i));
+      break;
+    }
+    const long = /^--(max-args|replace|max-lines|max-procs|delimiter)=(.*)$/.exec(arg);
+    const short = /^-([InPLd])(.+)$/.exec(arg);
+    if (long) {
+      const flag = { 'max-args': '-n', replace: '-I', 'max-lines': '-n', 'max-procs': '-P', delimiter: '-d' }[
+        long[1]
+      ]!;
+      out.push(flag, long[2]);
+    } else if (arg === '--replace' || arg === '-i') {
+      out.push('-I', '{}');
+    } else if (/^-i.+$/.test(arg)) {
+      out.push('-I', arg.slice(2));
+    } else if (arg === '-L' || arg === '--max-lines') {
+      out.push('-n', args[++i] ?? '1');
+    } else if (short) {
+      out.push(short[1] === 'L' ? '-n' : `-${short[1]}`, short[2]);
+    } else {
+      out.push(arg);
+      if (['-I', '-n', '-P', '-d', '-s', '-E', '-a'].includes(arg) && i + 1 < args.length)
+        out.push(args[++i]);
+    }
+  }
+  return out;
+}
+
+const GREP_VALUE_OPTIONS = new Set(['-e', '-f', '-A', '-B', '-C', '-m', '-d', '-D', '--regexp', '--file']);
+const GREP_LONG_VALUE_OPTIONS = ['--include', '--exclude', '--exclude-dir', '--max-count', '--context'];
+
+/**
+ * GNU grep searches the current directory when `-r` comes without a path (`grep -rn pytest`);
+ * just-bash's grep reads stdin instead and finds nothing. Adds the `.` in that case.
+ */
+export function normalizeGrepArgs(args: string[]): string[] {
+  let recursive = false;
+  let patternGiven = false;
+  const operands: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--') {
+      operands.push(...args.slice(i + 1));
+      break;
+    }
+    if (arg.startsWith('--')) {
+      if (arg === '--recursive' || arg === '--dereference-recursive') recursive = true;
+      if (arg === '--regexp' || arg === '--file' || /^--(regexp|file)=/.test(arg)) patternGiven = true;
+      if (GREP_VALUE_OPTIONS.has(arg) || (GREP_LONG_VALUE_OPTIONS.includes(arg) && !arg.includes('='))) i++;
+    } else if (arg.startsWith('-') && arg.length > 1) {
+      // A cluster such as -rn, -rne PATTERN or -A3: a value option takes the rest or the next arg.
+      for (let j = 1; j < arg.length; j++) {
+        const flag = arg[j];
+        if (flag === 'r' || flag === 'R') recursive = true;
+        if ('efABCmdD'.includes(flag)) {
+          if (flag === 'e' || flag === 'f') patternGiven = true;
+          if (j === arg.length - 1) i++;
+          break;
+        }
+      }
+    } else {
+      operands.push(arg);
+    }
+  }
+  const paths = patternGiven ? operands : operands.slice(1);
+  return recursive && paths.length === 0 ? [...args, '.'] : args;
+}
+
+/** A built-in wrapped so that its arguments are rewritten first. */
+function rewriting(name: string, rewrite: (args: string[]) => string[]) {
+  return defineCommand(name, async (args, ctx) => {
+    if (!ctx.origCommand) return { stdout: '', stderr: `${name}: not available\n`, exitCode: 127 };
+    return ctx.origCommand(rewrite(args));
+  });
+}
+
+const CUSTOM_COMMANDS = [
+  rewriting('xargs', normalizeXargsArgs),
+  rewriting('grep', normalizeGrepArgs),
+  rewriting('egrep', normalizeGrepArgs),
+  rewriting('fgrep', normalizeGrepArgs),
+];
+
+/** The offline sandbox: a just-bash shell per command over one shared in-memory filesystem. */
+export class LocalSandbox implements Sandbox {
+  readonly kind = 'local' as const;
+  readonly #feed: ChangeFeed;
+  #disposed = false;
+
+  constructor(
+    fs: InMemoryFs,
+    readonly workdir: string,
+  ) {
+    this.#feed = new ChangeFeed(fs);
+  }
+
+  /** Runs one command in its own Bash, in `workdir`, attributed to `options.agent`. */
+  async exec(command: string, options: ExecOptions): Promise<ExecResult> {
+    if (this.#disposed) throw new Error('The sandbox has been disposed');
+    const { timeoutMs, signal, agent = 'user' } = options;
+    if (signal?.aborted) return { stdout: '', stderr: '', exitCode: EXIT_STOPPED, timedOut: false };
+    const bash = new Bash({
+      fs: new AgentFs(this.#feed, agent),
+      cwd: this.workdir,
+      env: { HOME, USER: 'user', TMPDIR: '/tmp' },
+      customCommands: CUSTOM_COMMANDS,
+      // The deadline is checked inside the interpreter, so it stops even `while true; do :; done`,
+      // which never yields to the event loop and so never sees an AbortSignal fire.
+      executionLimits: { ...EXECUTION_LIMITS, maxExecutionTimeMs: Math.max(1, timeoutMs) },
+    });
+    const started = Date.now();
+    const result = await bash.exec(command, { signal, cwd: this.workdir });
+    const elapsed = Date.now() - started;
+    if (signal?.aborted) {
+      return { stdout: result.stdout, stderr: result.stderr, exitCode: EXIT_STOPPED, timedOut: false };
+    }
+    const timedOut =
+      elapsed >= timeoutMs ||
+      (result.exitCode === 124 && /exceeded (its )?execution deadline/.test(result.stderr));
+    return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode, timedOut };
+  }
+
+  /** Reads a text file; a missing path or a directory fails as Python's open() does. */
+  async readFile(path: string): Promise<string> {
+    const stat = await this.#feed.fs.stat(normalize(path)).catch(() => null);
+    if (!stat) throw osError(2, path);
+    if (stat.isDirectory) throw osError(21, path);
+    return new AgentFs(this.#feed, 'user').readFile(normalize(path));
+  }
+
+  /** Writes a text file and its missing parent directories, as the reference's write_file does. */
+  async writeFile(path: string, content: string, agent: AgentId = 'user'): Promise<void> {
+    const full = normalize(path);
+    const fs = new AgentFs(this.#feed, agent);
+    const parent = parentOf(full);
+    // Python: parent.mkdir(parents=True, exist_ok=True), then write_text(content).
+    let ancestor = '/';
+    for (const part of parent.split('/').filter(Boolean)) {
+      const next = ancestor === '/' ? `/${part}` : `${ancestor}/${part}`;
+      const stat = await fs.stat(next).catch(() => null);
+      if (!stat) break;
+      if (!stat.isDirectory) throw next === parent ? osError(17, next) : osError(20, parent);
+      ancestor = next;
+    }
+    const target = await fs.stat(full).catch(() => null);
+    if (target?.isDirectory) throw osError(21, path);
+    if (ancestor !== parent) await fs.mkdir(parent, { recursive: true });
+    await fs.writeFile(full, content);
+  }
+
+  exists(path: string): Promise<boolean> {
+    return this.#feed.fs.exists(normalize(path));
+  }
+
+  /** Every file and directory below `workdir`, sorted by path. */
+  async list(): Promise<FileEntry[]> {
+    const fs = this.#feed.fs;
+    const paths = fs
+      .getAllPaths()
+      .filter((p) => p.startsWith(`${this.workdir}/`))
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries: FileEntry[] = [];
+    for (const path of paths) {
+      const stat = await fs.stat(path).catch(() => fs.lstat(path));
+      entries.push({
+        path,
+        type: stat.isDirectory ? 'directory' : 'file',
+        size: stat.isDirectory ? 0 : stat.size,
+      });
+    }
+    return entries;
+  }
+
+  onChange(listener: (change: FileChange) => void): () => void {
+    return this.#feed.subscribe(listener);
+  }
+
+  dispose(): void {
+    this.#disposed = true;
+    this.#feed.clear();
+  }
+}
+
+/** Mounts `files` (paths relative to the project) in a fresh in-memory filesystem. */
+export async function create(files: ProjectFiles, options: { workdir?: string } = {}): Promise<LocalSandbox> {
+  const workdir = normalize(options.workdir ?? DEFAULT_WORKDIR);
+  const fs = new InMemoryFs();
+  // A Bash built over the bare InMemoryFs lays out /bin, /usr/bin, /dev and /proc once, and the
+  // workdir. Later ones see the fs through AgentFs and leave it alone.
+  new Bash({ fs, cwd: workdir });
+  for (const dir of [HOME, workdir, '/tmp']) await fs.mkdir(dir, { recursive: true });
+  for (const [relative, content] of Object.entries(files)) {
+    const path = normalize(`${workdir}/${relative}`);
+    if (!isWithin(workdir, path) || path === workdir)
+      throw new Error(`Sample path escapes the project: ${relative}`);
+    await fs.mkdir(parentOf(path), { recursive: true });
+    await fs.writeFile(path, content);
+  }
+  return new LocalSandbox(fs, workdir);
+}
