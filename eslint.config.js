@@ -4,7 +4,9 @@ import globals from 'globals';
 import ts from 'typescript-eslint';
 
 export default ts.config(
-  { ignores: ['dist/', 'node_modules/', 'samples/', 'test-results/', 'playwright-report/', 'bench-results/'] },
+  {
+    ignores: ['dist/', 'node_modules/', 'samples/', 'test-results/', 'playwright-report/', 'bench-results/'],
+  },
   js.configs.recommended,
   ...ts.configs.recommended,
   ...svelte.configs.recommended,

@@ -54,7 +54,12 @@ function ensureChromium() {
   console.log('Installing Chromium from Debian...');
   const env = { DEBIAN_FRONTEND: 'noninteractive' };
   run('apt-get update', 'apt-get', ['update', '-qq'], env);
-  run('install chromium', 'apt-get', ['install', '-y', '-qq', '-o', 'DPkg::Lock::Timeout=300', 'chromium'], env);
+  run(
+    'install chromium',
+    'apt-get',
+    ['install', '-y', '-qq', '-o', 'DPkg::Lock::Timeout=300', 'chromium'],
+    env,
+  );
 }
 
 ensureChromium();

@@ -1,0 +1,122 @@
+import { test as base, expect, type Page } from '@playwright/test';
+
+export const PROMPTS = {
+  framework: 'Use a subtask to find what testing framework this project uses',
+  summarisePy: 'Delegate: read all .py files and summarize what each one does',
+  summariseTs: 'Delegate: read all .ts files and summarize what each one does',
+  module: 'Use a task to create a new module, then verify it from here',
+};
+
+/**
+ * Records, inside the page, every dedicated worker the app creates (by the `name` it gives) and
+ * every worker it terminates. Asking a worker its name over CDP races with a fast run, where a
+ * subagent worker can be gone before it answers.
+ */
+function recordWorkers() {
+  const log: Array<{ name: string; terminated: boolean; terminatedAt?: number }> = [];
+  (window as unknown as { __workerLog: typeof log }).__workerLog = log;
+  const Original = window.Worker;
+  window.Worker = class extends Original {
+    constructor(url: string | URL, options?: WorkerOptions) {
+      super(url, options);
+      const entry: (typeof log)[number] = { name: options?.name ?? '', terminated: false };
+      log.push(entry);
+      const terminate = this.terminate.bind(this);
+      this.terminate = () => {
+        entry.terminated = true;
+        entry.terminatedAt ??= performance.now();
+        terminate();
+      };
+    }
+  };
+}
+
+/** What the page did behind the screen: its workers, console errors and requests. */
+export class Watch {
+  readonly consoleErrors: string[] = [];
+  readonly externalRequests: string[] = [];
+  /** Workers Playwright saw close (any name). */
+  closed = 0;
+
+  constructor(private readonly page: Page) {
+    page.on('worker', (worker) => worker.on('close', () => this.closed++));
+    page.on('console', (message) => {
+      if (message.type() === 'error') this.consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => this.consoleErrors.push(String(error)));
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (!['127.0.0.1', 'localhost'].includes(url.hostname) && !['data:', 'blob:'].includes(url.protocol)) {
+        this.externalRequests.push(request.url());
+      }
+    });
+  }
+
+  async install(): Promise<void> {
+    await this.page.addInitScript(recordWorkers);
+  }
+
+  async #log(): Promise<Array<{ name: string; terminated: boolean }>> {
+    return this.page.evaluate(
+      () =>
+        (window as unknown as { __workerLog?: Array<{ name: string; terminated: boolean }> }).__workerLog ??
+        [],
+    );
+  }
+
+  /** Names of every worker created so far, sorted. */
+  async names(): Promise<string[]> {
+    return (await this.#log()).map((w) => w.name).sort();
+  }
+
+  /** For each terminated worker with this prefix: was it terminated before the last `run:finished` mark? */
+  async terminatedBeforeRunFinished(prefix: string): Promise<Record<string, boolean>> {
+    return this.page.evaluate((prefix) => {
+      const log = (window as unknown as { __workerLog: Array<{ name: string; terminatedAt?: number }> })
+        .__workerLog;
+      const marks = performance.getEntriesByName('run:finished');
+      const finished = marks[marks.length - 1]?.startTime ?? -1;
+      return Object.fromEntries(
+        log
+          .filter((w) => w.name.startsWith(prefix))
+          .map((w) => [w.name, w.terminatedAt !== undefined && w.terminatedAt <= finished]),
+      );
+    }, prefix);
+  }
+
+  /** Names of the workers with this prefix that are still running. */
+  async open(prefix: string): Promise<string[]> {
+    return (await this.#log()).filter((w) => w.name.startsWith(prefix) && !w.terminated).map((w) => w.name);
+  }
+}
+
+export const test = base.extend<{ watch: Watch }>({
+  watch: async ({ page }, use) => {
+    const watch = new Watch(page);
+    await watch.install();
+    await use(watch);
+    expect(watch.consoleErrors, 'console errors').toEqual([]);
+    expect(watch.externalRequests, 'requests that left the machine').toEqual([]);
+  },
+});
+
+export { expect };
+
+export const status = (page: Page) => page.getByRole('status');
+export const parentList = (page: Page) =>
+  page.getByRole('region', { name: 'Parent messages' }).getByRole('listitem');
+export const subagentRegion = (page: Page, n: number) =>
+  page.getByRole('region', { name: `Subagent ${n} messages` });
+
+/** Opens the playground and waits for the sandbox. */
+export async function open(page: Page, query = 'speed=instant'): Promise<void> {
+  await page.goto(`/?${query}`);
+  await expect(status(page)).toHaveText(/^Idle/);
+  await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
+}
+
+/** Clicks a sample prompt and waits for the run to finish. */
+export async function runSample(page: Page, prompt: string): Promise<void> {
+  await page.getByRole('button', { name: prompt, exact: true }).click();
+  await expect(status(page)).toHaveText(/^Finished/, { timeout: 20_000 });
+}

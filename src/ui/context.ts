@@ -1,0 +1,25 @@
+/**
+ * Typed context: one Symbol key per value, a setter for the component that owns it and a getter
+ * that fails loudly when a component is rendered outside its owner.
+ */
+import { getContext, hasContext, setContext } from 'svelte';
+import type { Playground } from './playground.svelte';
+
+export interface Context<T> {
+  set(value: T): T;
+  get(): T;
+}
+
+export function createContext<T>(name: string): Context<T> {
+  const key = Symbol(name);
+  return {
+    set: (value) => setContext(key, value),
+    get: () => {
+      if (!hasContext(key)) throw new Error(`${name} is not provided: render this inside App.svelte`);
+      return getContext<T>(key);
+    },
+  };
+}
+
+/** The one Playground of the page. */
+export const playgroundContext = createContext<Playground>('Playground');

@@ -1,0 +1,419 @@
+/**
+ * The playground's state and its workers. The UI only reads this class and calls its methods.
+ *
+ * It owns every worker: the sandbox worker (one shared filesystem), the parent worker, and one
+ * throwaway worker per subagent, created when the parent calls `task` and terminated as soon as
+ * the subagent has returned its summary. Only that summary crosses back to the parent.
+ */
+import * as Comlink from 'comlink';
+import type { LoopEvent, TaskRequest } from '../core/loop';
+import type { AgentId } from '../core/messages';
+import { LIMITS } from '../core/tools';
+import type { FileChange, FileEntry } from '../sandbox/sandbox';
+import {
+  checkEvent,
+  type AgentSettings,
+  type ModelConfig,
+  type ParentWorkerApi,
+  type SandboxWorkerApi,
+  type SubagentWorkerApi,
+  type WorkerEvent,
+} from '../workers/protocol';
+import ParentWorker from '../workers/parent.ts?worker';
+import SandboxWorker from '../workers/sandbox.ts?worker';
+import SubagentWorker from '../workers/subagent.ts?worker';
+import { AgentColumn, resumableHistory } from './agent-column.svelte';
+import {
+  DEFAULT_BASE_URL,
+  DEFAULT_MODEL,
+  readUrlSettings,
+  type Provider,
+  type UrlSettings,
+} from './url-settings';
+
+export type RunStatus =
+  | { kind: 'booting' }
+  | { kind: 'idle' }
+  | { kind: 'running' }
+  | { kind: 'finished' }
+  | { kind: 'stopped' }
+  | { kind: 'failed'; reason: string };
+
+export interface LogLine {
+  agent: AgentId;
+  text: string;
+}
+
+/** What the Settings dialog edits. Only `demo` drives runs for now; the rest is kept for the API model. */
+export interface ModelSettings {
+  provider: Provider;
+  apiKey: string;
+  baseURL: string;
+  model: string;
+  /** Whether the learner allowed keeping the key on this device. */
+  rememberKey: boolean;
+}
+
+export interface FileMark {
+  agent: AgentId;
+  kind: FileChange['kind'];
+}
+
+/** The page's timeline position of an epoch time measured in any thread. */
+function pageTime(epoch: number): number {
+  return epoch - performance.timeOrigin;
+}
+
+function measure(name: string, start: number, end: number): void {
+  try {
+    performance.measure(name, { start, end: Math.max(start, end) });
+  } catch {
+    // A measure with a start before the page's time origin is not worth failing a run over.
+  }
+}
+
+class Stopped extends Error {
+  override name = 'AbortError';
+}
+
+/** Rejects when a worker fails to load or throws outside any call (Comlink would wait forever). */
+function failureOf(worker: Worker, label: string): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    const fail = (event: ErrorEvent | MessageEvent) => {
+      const detail = event instanceof ErrorEvent && event.message ? `: ${event.message}` : '';
+      reject(new Error(`the ${label} worker failed${detail}`));
+    };
+    worker.addEventListener('error', fail, { once: true });
+    worker.addEventListener('messageerror', fail, { once: true });
+  });
+}
+
+/** Settles with the promise, or rejects as soon as the run is stopped (a terminated worker never answers). */
+function untilStopped<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Stopped('Stopped'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new Stopped('Stopped'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+export class Playground {
+  readonly url: UrlSettings;
+
+  status = $state.raw<RunStatus>({ kind: 'booting' });
+  parent = new AgentColumn('parent');
+  subagents = $state.raw<AgentColumn[]>([]);
+  log = $state.raw<LogLine[]>([]);
+  files = $state.raw<FileEntry[]>([]);
+  marks = $state.raw<Record<string, FileMark>>({});
+  workdir = $state('');
+  sandboxLabel = $state('');
+  /** A message for the user about their input (e.g. an empty prompt). */
+  notice = $state<string | null>(null);
+  /** The Settings dialog's values. */
+  modelSettings = $state.raw<ModelSettings>({
+    provider: 'demo',
+    apiKey: '',
+    baseURL: DEFAULT_BASE_URL,
+    model: DEFAULT_MODEL,
+    rememberKey: false,
+  });
+
+  running = $derived(this.status.kind === 'running');
+
+  #sandboxWorker: Worker | undefined;
+  #sandbox: Comlink.Remote<SandboxWorkerApi> | undefined;
+  #booted: Promise<void> | undefined;
+  #parentWorker: Worker | undefined;
+  #parentApi: Comlink.Remote<ParentWorkerApi> | undefined;
+  #parentFailure: Promise<never> | undefined;
+  // Not state: the screen reads the columns, never the workers.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  #liveSubagents = new Map<AgentId, Worker>();
+  #spawned = 0;
+  #controller: AbortController | undefined;
+  #modelConfig: ModelConfig;
+  #modelName: string;
+
+  constructor(search: string) {
+    this.url = readUrlSettings(search);
+    this.#modelConfig = { provider: 'demo', speed: this.url.speed };
+    this.#modelName = this.url.model ?? DEFAULT_MODEL;
+    this.modelSettings = {
+      ...this.modelSettings,
+      provider: this.url.provider ?? 'demo',
+      baseURL: this.url.baseURL ?? DEFAULT_BASE_URL,
+      model: this.#modelName,
+    };
+    if (this.url.ignored.length) this.notice = `Ignored URL settings: ${this.url.ignored.join(', ')}`;
+  }
+
+  get modelLabel(): string {
+    return this.#modelConfig.provider === 'demo'
+      ? 'Demo (offline, scripted)'
+      : `${this.#modelName} (Anthropic API)`;
+  }
+
+  /** Stores the Settings dialog's values (runs keep the demo model until the API model is wired). */
+  saveSettings(values: ModelSettings): void {
+    this.modelSettings = { ...values, baseURL: values.baseURL.trim(), model: values.model.trim() };
+  }
+
+  /** Boots the sandbox once; later calls get the same promise. */
+  boot(): Promise<void> {
+    this.#booted ??= this.#boot().catch((error: unknown) => {
+      this.status = { kind: 'failed', reason: `the sandbox did not start: ${message(error)}` };
+      throw error;
+    });
+    return this.#booted;
+  }
+
+  async #boot(): Promise<void> {
+    this.#sandboxWorker = new SandboxWorker({ name: 'sandbox' });
+    this.#sandbox = Comlink.wrap<SandboxWorkerApi>(this.#sandboxWorker);
+    const failure = failureOf(this.#sandboxWorker, 'sandbox');
+    failure.catch(() => {});
+    await Promise.race([
+      this.#sandbox.watch(Comlink.proxy((changes: FileChange[]) => this.#onFileChanges(changes))),
+      failure,
+    ]);
+    const { workdir } = await Promise.race([this.#sandbox.boot(this.url.sample), failure]);
+    this.workdir = workdir;
+    this.sandboxLabel = 'Local (offline shell)';
+    this.files = await this.#sandbox.list();
+    performance.mark('sandbox:ready');
+    this.status = { kind: 'idle' };
+  }
+
+  #onFileChanges(changes: FileChange[]): void {
+    const marks = { ...this.marks };
+    for (const change of changes) {
+      if (change.agent === 'system') continue;
+      const before = marks[change.path];
+      // A file an agent created stays "created" while the same run goes on changing it.
+      marks[change.path] = {
+        agent: change.agent,
+        kind: before?.kind === 'create' && change.kind === 'modify' ? 'create' : change.kind,
+      };
+    }
+    this.marks = marks;
+    void this.#sandbox?.list().then((files) => (this.files = files));
+  }
+
+  /** Reads a file of the shared sandbox for the viewer. */
+  readFile(path: string): Promise<string> {
+    if (!this.#sandbox) return Promise.reject(new Error('The sandbox is not ready'));
+    return this.#sandbox.readFile(path);
+  }
+
+  #settings(): AgentSettings {
+    return {
+      model: this.#modelConfig,
+      modelName: this.#modelName,
+      workdir: this.workdir,
+      bashTimeoutMs: LIMITS.bashTimeoutMs,
+    };
+  }
+
+  /** A fresh port to the shared sandbox, for one agent worker. */
+  async #sandboxPort(): Promise<MessagePort> {
+    const { port1, port2 } = new MessageChannel();
+    await this.#sandbox!.connect(Comlink.transfer(port2, [port2]));
+    return port1;
+  }
+
+  /** Starts the parent loop on a prompt; refuses an empty one. */
+  async run(prompt: string): Promise<void> {
+    if (!prompt.trim()) {
+      this.notice = 'Type a prompt first, or pick one of the sample prompts.';
+      return;
+    }
+    if (this.running) return;
+    this.notice = null;
+    await this.boot();
+    const controller = new AbortController();
+    this.#controller = controller;
+    this.status = { kind: 'running' };
+
+    try {
+      if (!this.#parentApi) {
+        this.#parentWorker = new ParentWorker({ name: 'parent' });
+        this.#parentApi = Comlink.wrap<ParentWorkerApi>(this.#parentWorker);
+        this.#parentFailure = failureOf(this.#parentWorker, 'parent');
+        this.#parentFailure.catch(() => {});
+      }
+      // A stopped turn's dangling tail is not sent again, so it leaves the screen too: the
+      // parent column always shows the array the model receives.
+      const history = resumableHistory(this.parent.messages);
+      this.parent.messages = history;
+      const port = await this.#sandboxPort();
+      const host = Comlink.proxy({
+        onEvent: (event: WorkerEvent) => this.#onEvent(event),
+        flush: () => {},
+        runTask: (task: TaskRequest, calledAtEpoch: number) =>
+          this.#runTask(task, calledAtEpoch, controller.signal),
+      });
+      await untilStopped(
+        this.#parentApi.run(
+          { prompt, history, settings: this.#settings() },
+          Comlink.transfer(port, [port]),
+          host,
+        ),
+        controller.signal,
+      );
+      this.status = { kind: 'finished' };
+    } catch (error) {
+      if (controller.signal.aborted) this.status = { kind: 'stopped' };
+      else {
+        this.status = { kind: 'failed', reason: message(error) };
+        this.#stopWorkers();
+      }
+    } finally {
+      this.#controller = undefined;
+      this.parent.draft = null;
+      performance.mark('run:finished');
+    }
+  }
+
+  /** Stops the run at once: every agent worker is terminated; the sandbox and the arrays stay. */
+  stop(): void {
+    if (!this.#controller) return;
+    this.#controller.abort();
+    this.#stopWorkers();
+  }
+
+  #stopWorkers(): void {
+    this.#parentWorker?.terminate();
+    this.#parentWorker = undefined;
+    this.#parentApi = undefined;
+    this.#parentFailure = undefined;
+    for (const [id, worker] of this.#liveSubagents) {
+      worker.terminate();
+      const column = this.subagents.find((c) => c.id === id);
+      if (column) {
+        column.state = 'stopped';
+        column.draft = null;
+      }
+    }
+    this.#liveSubagents.clear();
+  }
+
+  /** One subagent in its own worker; resolves with its summary, then the worker is gone. */
+  async #runTask(task: TaskRequest, calledAtEpoch: number, signal: AbortSignal): Promise<string> {
+    const n = ++this.#spawned;
+    const id = `subagent-${n}`;
+    const column = new AgentColumn(id, {
+      description: task.description,
+      taskId: task.id,
+      messages: [{ role: 'user', content: task.prompt }],
+    });
+    column.state = 'starting';
+    this.subagents = [...this.subagents, column];
+
+    const start = pageTime(calledAtEpoch);
+    const worker = new SubagentWorker({ name: id });
+    this.#liveSubagents.set(id, worker);
+    const failure = failureOf(worker, id);
+    failure.catch(() => {});
+    try {
+      const api = Comlink.wrap<SubagentWorkerApi>(worker);
+      await untilStopped(Promise.race([api.ping(), failure]), signal);
+      measure('subagent:spawn', start, performance.now());
+      column.state = 'running';
+      const port = await this.#sandboxPort();
+      const run = api.run(
+        { agent: id, prompt: task.prompt, settings: this.#settings() },
+        Comlink.transfer(port, [port]),
+        Comlink.proxy({ onEvent: (event: WorkerEvent) => this.#onEvent(event), flush: () => {} }),
+      );
+      const summary = await untilStopped(Promise.race([run, failure]), signal);
+      column.summary = summary;
+      column.state = 'discarded';
+      return summary;
+    } catch (error) {
+      if (!signal.aborted) column.state = 'failed';
+      throw error;
+    } finally {
+      worker.terminate();
+      this.#liveSubagents.delete(id);
+      column.draft = null;
+      measure('subagent:run', start, performance.now());
+    }
+  }
+
+  #column(agent: AgentId): AgentColumn | undefined {
+    return agent === 'parent' ? this.parent : this.subagents.find((c) => c.id === agent);
+  }
+
+  #onEvent(raw: WorkerEvent): void {
+    const event = checkEvent(raw);
+    if (event.type === 'timing') {
+      const start = pageTime(event.startEpoch);
+      measure(event.name, start, start + event.durationMs);
+      return;
+    }
+    this.#apply(event);
+  }
+
+  /** Whether an agent's worker was terminated (Stop, or a failed run). */
+  #terminated(column: AgentColumn): boolean {
+    if (column.id === 'parent') return this.status.kind === 'stopped' || this.status.kind === 'failed';
+    return column.state === 'stopped' || column.state === 'failed';
+  }
+
+  #apply(event: LoopEvent): void {
+    const column = this.#column(event.agent);
+    // Events a worker posted just before it was terminated still arrive: they must not bring
+    // back a "streaming" draft for a loop that is gone.
+    if (column && (event.type === 'model_start' || event.type === 'stream') && this.#terminated(column))
+      return;
+    switch (event.type) {
+      case 'message':
+        column?.setMessage(event.index, event.message);
+        break;
+      case 'model_start':
+        column?.startCall();
+        break;
+      case 'stream':
+        column?.stream(event.event);
+        break;
+      case 'model_end':
+        // The demo model's usage is its own estimate; only a real API's counts are shown as counted.
+        column?.endCall(this.#modelConfig.provider === 'demo' ? undefined : event.usage);
+        break;
+      case 'limit_reached':
+        if (column) column.limitReached = true;
+        break;
+      case 'log':
+        this.log = [...this.log, { agent: event.agent, text: event.line }];
+        break;
+      case 'error':
+        this.log = [...this.log, { agent: event.agent, text: `Error: ${event.error}` }];
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Starts over: a fresh conversation (the files stay as they are). */
+  clear(): void {
+    if (this.running) return;
+    this.parent.messages = [];
+    this.subagents = [];
+    this.log = [];
+    this.#spawned = 0;
+    this.status = { kind: 'idle' };
+  }
+
+  /** Terminates every worker (page teardown). */
+  dispose(): void {
+    this.stop();
+    this.#stopWorkers();
+    this.#sandboxWorker?.terminate();
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

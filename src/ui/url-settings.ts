@@ -1,0 +1,49 @@
+/**
+ * Page settings from the URL (UI-CONTRACT.md). They override stored settings for one page load.
+ * An API key is never read from, or written to, a URL.
+ */
+import type { SampleName, Speed } from '../workers/protocol';
+
+export type Provider = 'demo' | 'anthropic';
+export type SandboxChoice = 'auto' | 'local' | 'webcontainer';
+
+export interface UrlSettings {
+  provider?: Provider;
+  baseURL?: string;
+  model?: string;
+  sandbox: SandboxChoice;
+  sample: SampleName;
+  speed: Speed;
+  /** Values that were given but not understood, to tell the user. */
+  ignored: string[];
+}
+
+export const DEFAULT_MODEL = 'claude-sonnet-4-5';
+export const DEFAULT_BASE_URL = 'https://api.anthropic.com';
+
+function oneOf<T extends string>(value: string | null, options: readonly T[]): T | undefined {
+  return options.find((option) => option === value);
+}
+
+export function readUrlSettings(search: string): UrlSettings {
+  const params = new URLSearchParams(search);
+  const ignored: string[] = [];
+  const pick = <T extends string>(name: string, options: readonly T[]): T | undefined => {
+    const raw = params.get(name);
+    if (raw === null) return undefined;
+    const value = oneOf(raw, options);
+    if (!value) ignored.push(`${name}=${raw}`);
+    return value;
+  };
+  const baseURL = params.get('baseURL') ?? undefined;
+  if (baseURL !== undefined && !/^https?:\/\/\S+$/.test(baseURL)) ignored.push(`baseURL=${baseURL}`);
+  return {
+    provider: pick('provider', ['demo', 'anthropic'] as const),
+    baseURL: baseURL && /^https?:\/\/\S+$/.test(baseURL) ? baseURL : undefined,
+    model: params.get('model')?.trim() || undefined,
+    sandbox: pick('sandbox', ['auto', 'local', 'webcontainer'] as const) ?? 'auto',
+    sample: pick('sample', ['python', 'typescript'] as const) ?? 'python',
+    speed: pick('speed', ['instant', 'normal'] as const) ?? 'normal',
+    ignored,
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * The parent loop's worker (named `parent`). It keeps nothing between runs: the page sends the
+ * history each time, so Stop can terminate this worker without losing the conversation.
+ */
+import * as Comlink from 'comlink';
+import { parentLoop } from '../core/loop';
+import { createModel } from '../models';
+import { checkParentRun, checkTask, type ParentHost, type ParentWorkerApi } from './protocol';
+import { eventForwarder, toolHandlers } from './agent-runtime';
+
+const api: ParentWorkerApi = {
+  ping: () => self.name,
+
+  async run(request, sandbox, host: ParentHost) {
+    const { prompt, history, settings } = checkParentRun(request);
+    try {
+      const result = await parentLoop(prompt, {
+        model: await createModel(settings.model),
+        modelName: settings.modelName,
+        workdir: settings.workdir,
+        baseHandlers: toolHandlers(sandbox, settings),
+        history,
+        concurrentTasks: true,
+        onEvent: eventForwarder(host),
+        runTask: (task) => host.runTask(checkTask(task), performance.timeOrigin + performance.now()),
+      });
+      return result.messages;
+    } finally {
+      await host.flush();
+    }
+  },
+};
+
+Comlink.expose(api);

@@ -1,0 +1,209 @@
+/**
+ * The one protocol between the page and its workers, typed on both sides (calls go through
+ * Comlink, which turns these interfaces into async RPC).
+ *
+ *   page ──run(prompt, history)──► parent worker ──runTask(task)──► page
+ *                                                                    │ new Worker('subagent-N')
+ *                                                                    ▼
+ *                                    subagent worker ──run(prompt)── returns only its final text,
+ *                                                                    then the page terminates it
+ *   every agent worker ──MessagePort──► sandbox (one shared filesystem)
+ *
+ * Everything that arrives from another thread is checked here before it is used.
+ */
+import type { LoopEvent, TaskRequest } from '../core/loop';
+import type { AgentId, Message } from '../core/messages';
+import type { ExecResult, FileChange, FileEntry } from '../sandbox/sandbox';
+
+export type Speed = 'instant' | 'normal';
+
+/** Which model drives the loops. An API key travels only inside this, never in a URL. */
+export type ModelConfig =
+  | { provider: 'demo'; speed: Speed }
+  | { provider: 'anthropic'; apiKey: string; baseURL: string; model: string };
+
+export interface AgentSettings {
+  model: ModelConfig;
+  /** The model id sent in requests. */
+  modelName: string;
+  /** The sandbox's project directory (WORKDIR of the system prompts). */
+  workdir: string;
+  bashTimeoutMs: number;
+}
+
+/** A timing measured inside a worker, re-recorded on the page's performance timeline. */
+export interface TimingEvent {
+  type: 'timing';
+  agent: AgentId;
+  name: string;
+  /** Epoch milliseconds (timeOrigin + now), comparable across threads. */
+  startEpoch: number;
+  durationMs: number;
+}
+
+export type WorkerEvent = LoopEvent | TimingEvent;
+
+/** The page's side of a run, handed to workers as a Comlink proxy. */
+export interface EventHost {
+  onEvent(event: WorkerEvent): void;
+  /**
+   * Answers once every event sent before it has been handled: events travel on their own port,
+   * so a worker awaits this before it returns, and the page never sees an event after a result.
+   */
+  flush(): void;
+}
+
+export interface ParentHost extends EventHost {
+  /** Runs one subagent in its own worker; resolves with its summary only. */
+  runTask(task: TaskRequest, calledAtEpoch: number): Promise<string>;
+}
+
+export interface ParentRunRequest {
+  prompt: string;
+  /** The parent's history so far; the worker keeps nothing between runs. */
+  history: Message[];
+  settings: AgentSettings;
+}
+
+export interface SubagentRunRequest {
+  agent: AgentId;
+  prompt: string;
+  settings: AgentSettings;
+}
+
+export interface ParentWorkerApi {
+  ping(): string;
+  run(request: ParentRunRequest, sandbox: MessagePort, host: ParentHost): Promise<Message[]>;
+}
+
+export interface SubagentWorkerApi {
+  ping(): string;
+  run(request: SubagentRunRequest, sandbox: MessagePort, host: EventHost): Promise<string>;
+}
+
+/** What agents may do to the shared sandbox from another thread. */
+export interface SandboxRemote {
+  workdir(): string;
+  exec(command: string, timeoutMs: number, agent: AgentId): Promise<ExecResult>;
+  readFile(path: string): Promise<string>;
+  writeFile(path: string, content: string, agent: AgentId): Promise<void>;
+  exists(path: string): Promise<boolean>;
+  list(): Promise<FileEntry[]>;
+}
+
+export type SampleName = 'python' | 'typescript';
+
+export interface SandboxWorkerApi extends SandboxRemote {
+  /** Mounts the sample project (replacing any files) and resolves when tools can run. */
+  boot(sample: SampleName): Promise<{ workdir: string }>;
+  /** Serves the sandbox on another port (one per agent worker). */
+  connect(port: MessagePort): void;
+  /** Sends every file change, in batches. */
+  watch(listener: (changes: FileChange[]) => void): void;
+}
+
+/** A message from another thread did not have the expected shape. */
+export class ProtocolError extends Error {
+  override name = 'ProtocolError';
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function expectString(record: Record<string, unknown>, field: string, where: string): string {
+  const value = record[field];
+  if (typeof value !== 'string') throw new ProtocolError(`${where}: '${field}' must be a string`);
+  return value;
+}
+
+/** Checks settings that arrive in a worker. */
+export function checkSettings(value: unknown): AgentSettings {
+  if (!isRecord(value)) throw new ProtocolError('settings: expected an object');
+  const model = value.model;
+  if (!isRecord(model)) throw new ProtocolError("settings: 'model' must be an object");
+  if (model.provider === 'demo') {
+    if (model.speed !== 'instant' && model.speed !== 'normal') {
+      throw new ProtocolError("settings: demo 'speed' must be 'instant' or 'normal'");
+    }
+  } else if (model.provider === 'anthropic') {
+    expectString(model, 'apiKey', 'settings.model');
+    expectString(model, 'baseURL', 'settings.model');
+    expectString(model, 'model', 'settings.model');
+  } else {
+    throw new ProtocolError(`settings: unknown model provider ${JSON.stringify(model.provider)}`);
+  }
+  expectString(value, 'modelName', 'settings');
+  expectString(value, 'workdir', 'settings');
+  if (typeof value.bashTimeoutMs !== 'number' || !(value.bashTimeoutMs > 0)) {
+    throw new ProtocolError("settings: 'bashTimeoutMs' must be a positive number");
+  }
+  return value as unknown as AgentSettings;
+}
+
+function checkMessages(value: unknown): Message[] {
+  if (!Array.isArray(value)) throw new ProtocolError("run: 'history' must be an array");
+  value.forEach((message, i) => {
+    if (!isRecord(message) || (message.role !== 'user' && message.role !== 'assistant')) {
+      throw new ProtocolError(`run: history[${i}] must be a user or assistant message`);
+    }
+    if (typeof message.content !== 'string' && !Array.isArray(message.content)) {
+      throw new ProtocolError(`run: history[${i}].content must be a string or an array of blocks`);
+    }
+  });
+  return value as Message[];
+}
+
+/** Checks a parent run request as it arrives in the parent worker. */
+export function checkParentRun(value: unknown): ParentRunRequest {
+  if (!isRecord(value)) throw new ProtocolError('run: expected an object');
+  const prompt = expectString(value, 'prompt', 'run');
+  if (!prompt.trim()) throw new ProtocolError('run: the prompt is empty');
+  return { prompt, history: checkMessages(value.history), settings: checkSettings(value.settings) };
+}
+
+/** Checks a subagent run request as it arrives in a subagent worker. */
+export function checkSubagentRun(value: unknown): SubagentRunRequest {
+  if (!isRecord(value)) throw new ProtocolError('run: expected an object');
+  const agent = expectString(value, 'agent', 'run');
+  if (!/^subagent-\d+$/.test(agent)) throw new ProtocolError(`run: '${agent}' is not a subagent name`);
+  return { agent, prompt: expectString(value, 'prompt', 'run'), settings: checkSettings(value.settings) };
+}
+
+const EVENT_TYPES = new Set([
+  'message',
+  'model_start',
+  'stream',
+  'model_end',
+  'tool_start',
+  'tool_end',
+  'task_start',
+  'task_end',
+  'limit_reached',
+  'log',
+  'error',
+  'timing',
+]);
+
+/** Checks an event as it arrives on the page from a worker. */
+export function checkEvent(value: unknown): WorkerEvent {
+  if (!isRecord(value) || typeof value.type !== 'string' || !EVENT_TYPES.has(value.type)) {
+    throw new ProtocolError(`event: unknown event ${JSON.stringify(isRecord(value) ? value.type : value)}`);
+  }
+  if (typeof value.agent !== 'string')
+    throw new ProtocolError(`event ${value.type}: 'agent' must be a string`);
+  if (value.type === 'message' && (typeof value.index !== 'number' || !isRecord(value.message))) {
+    throw new ProtocolError("event message: needs 'index' and 'message'");
+  }
+  return value as unknown as WorkerEvent;
+}
+
+/** Checks a task request as it arrives on the page from the parent worker. */
+export function checkTask(value: unknown): TaskRequest {
+  if (!isRecord(value)) throw new ProtocolError('task: expected an object');
+  return {
+    id: expectString(value, 'id', 'task'),
+    prompt: expectString(value, 'prompt', 'task'),
+    description: expectString(value, 'description', 'task'),
+  };
+}

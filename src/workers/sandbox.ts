@@ -1,0 +1,64 @@
+/**
+ * The offline sandbox's worker (named `sandbox`): one just-bash shell over one in-memory
+ * filesystem, shared by every agent. Each agent worker gets its own MessagePort to it, so tool
+ * calls go worker to worker without passing through the page, and a long command never freezes
+ * the screen.
+ */
+import * as Comlink from 'comlink';
+import type { FileChange, Sandbox } from '../sandbox/sandbox';
+import { create } from '../sandbox/local';
+import { loadSample } from '../sandbox/samples';
+import type { SampleName, SandboxRemote, SandboxWorkerApi } from './protocol';
+
+let sandbox: Sandbox | undefined;
+let listener: ((changes: FileChange[]) => void) | undefined;
+let pending: FileChange[] = [];
+let unsubscribe = () => {};
+
+function ready(): Sandbox {
+  if (!sandbox) throw new Error('The sandbox is not booted yet');
+  return sandbox;
+}
+
+/** Changes are sent at most once a frame: a `sed -i` over many files is one message. */
+function queue(change: FileChange): void {
+  if (pending.push(change) === 1) {
+    setTimeout(() => {
+      const batch = pending;
+      pending = [];
+      listener?.(batch);
+    }, 16);
+  }
+}
+
+const remote: SandboxRemote = {
+  workdir: () => ready().workdir,
+  exec: (command, timeoutMs, agent) => ready().exec(command, { timeoutMs, agent }),
+  readFile: (path) => ready().readFile(path),
+  writeFile: (path, content, agent) => ready().writeFile(path, content, agent),
+  exists: (path) => ready().exists(path),
+  list: () => ready().list(),
+};
+
+const api: SandboxWorkerApi = {
+  ...remote,
+
+  async boot(sample: SampleName) {
+    if (sample !== 'python' && sample !== 'typescript') throw new Error(`Unknown sample project: ${sample}`);
+    unsubscribe();
+    sandbox?.dispose();
+    sandbox = await create(loadSample(sample));
+    unsubscribe = sandbox.onChange(queue);
+    return { workdir: sandbox.workdir };
+  },
+
+  connect(port: MessagePort) {
+    Comlink.expose(remote, port);
+  },
+
+  watch(callback) {
+    listener = callback;
+  },
+};
+
+Comlink.expose(api);

@@ -1,0 +1,32 @@
+/**
+ * One subagent's worker (named `subagent-N`): a fresh messages array, the child tools, the
+ * shared sandbox. It returns only its final text; then the page terminates it, and its whole
+ * context is gone with it.
+ */
+import * as Comlink from 'comlink';
+import { runSubagent } from '../core/loop';
+import { createModel } from '../models';
+import { checkSubagentRun, type EventHost, type SubagentWorkerApi } from './protocol';
+import { eventForwarder, toolHandlers } from './agent-runtime';
+
+const api: SubagentWorkerApi = {
+  ping: () => self.name,
+
+  async run(request, sandbox, host: EventHost) {
+    const { agent, prompt, settings } = checkSubagentRun(request);
+    try {
+      return await runSubagent(prompt, {
+        agent,
+        model: await createModel(settings.model),
+        modelName: settings.modelName,
+        workdir: settings.workdir,
+        baseHandlers: toolHandlers(sandbox, settings),
+        onEvent: eventForwarder(host),
+      });
+    } finally {
+      await host.flush();
+    }
+  },
+};
+
+Comlink.expose(api);
