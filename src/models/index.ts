@@ -2,7 +2,6 @@
  * Which model client a loop gets, from the settings the page sent. Each worker builds its own.
  */
 import type { ModelClient } from '../core/model';
-import { ModelCallError } from '../core/model';
 import type { ModelConfig } from '../workers/protocol';
 import { DemoModel } from './demo';
 
@@ -10,7 +9,10 @@ export async function createModel(config: ModelConfig): Promise<ModelClient> {
   switch (config.provider) {
     case 'demo':
       return new DemoModel({ speed: config.speed });
-    case 'anthropic':
-      throw new ModelCallError('the Anthropic API provider is not available in this build yet');
+    case 'anthropic': {
+      // Loaded on demand: only workers that talk to an API pay for the SDK.
+      const { AnthropicModel } = await import('./anthropic');
+      return new AnthropicModel(config);
+    }
   }
 }

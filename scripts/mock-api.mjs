@@ -1,0 +1,702 @@
+#!/usr/bin/env node
+/**
+ * A mock of Anthropic's Messages API on loopback, for tests and for trying the playground with
+ * a "real" provider without a key or a network. Node's http only, no dependencies.
+ *
+ *   POST    /v1/messages   JSON, or SSE with `stream: true`: message_start, content_block_start,
+ *                          content_block_delta (text, input_json in several parts, thinking,
+ *                          signature), content_block_stop, message_delta, message_stop, pings between
+ *   OPTIONS *              CORS preflight: echoes the Origin and the requested headers (the SDK's
+ *                          browser build sends authorization, anthropic-*, x-stainless-*)
+ *   GET     /_requests     every request received (preflights too), API keys redacted, with the reply sent
+ *   DELETE  /_requests     forgets them
+ *   GET     /_health       ok
+ *
+ * What it answers is a scenario, chosen by the API key if it names one, else by the model name,
+ * else the server's default (`--scenario`, default mock-s04). The key `bad-key` always gets 401.
+ *
+ *   mock-s04          a small s04 run decided from the request: the parent delegates with `task`,
+ *                     the subagent runs `ls`, reads a file it saw, summarises; the parent answers
+ *   mock-trace        the 8 responses of public/traces/s04.json (the reference run), thinking
+ *                     blocks restored, routed to parent or subagent by the system prompt
+ *   mock-thinking     mock-s04 with unasked thinking + redacted_thinking blocks first (as some
+ *                     compatible endpoints do); their signatures are checked when sent back
+ *   mock-401 mock-429 mock-500       those errors, always (429 and 500 are retried by the SDK)
+ *   mock-529-then-ok  529 overloaded on the first attempt of each call, then mock-s04
+ *   mock-slow         mock-s04 streamed at ~100 ms per event (for Stop)
+ *   mock-hang         sends the response headers, then nothing
+ *
+ * Like the real API it rejects malformed conversations with 400: a tool_use without its
+ * tool_result, a thinking block whose signature was changed, fields the API does not accept
+ * (e.g. an SDK-internal `parsed_output`) in content blocks sent back.
+ *
+ * Usage: npm run mock-api -- [--port 41800] [--scenario mock-s04] [--retry-after-ms 20] [--quiet]
+ * It listens on 127.0.0.1 only. Tests start it in-process with `startMockApi({ port: 0 })`.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { pathToFileURL } from 'node:url';
+
+const HOST = '127.0.0.1';
+const MAX_BODY = 32 * 1024 * 1024;
+const MAX_RECORDS = 1000;
+const TRACE_URL = new URL('../public/traces/s04.json', import.meta.url);
+
+export const SCENARIOS = [
+  'mock-s04',
+  'mock-trace',
+  'mock-thinking',
+  'mock-401',
+  'mock-429',
+  'mock-529-then-ok',
+  'mock-500',
+  'mock-slow',
+  'mock-hang',
+];
+
+/** An error reply shaped like Anthropic's: `{type: "error", error: {type, message}}`. */
+class ApiError extends Error {
+  constructor(status, type, message, headers = {}) {
+    super(message);
+    this.status = status;
+    this.type = type;
+    this.headers = headers;
+  }
+  body(requestId) {
+    return { type: 'error', error: { type: this.type, message: this.message }, request_id: requestId };
+  }
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const tokens = (value) => Math.max(1, Math.ceil(JSON.stringify(value ?? '').length / 4));
+
+/** Splits a string into pieces of `size` characters (at least one piece, possibly empty). */
+function split(text, size) {
+  const out = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out.length ? out : [''];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Thinking blocks: signed so that a block changed on its way back is caught, like the real API.
+
+const SIGNATURE_PREFIX = 'mocksig_';
+
+function sign(thinking) {
+  return SIGNATURE_PREFIX + createHash('sha256').update(thinking).digest('hex').slice(0, 40);
+}
+
+function thinkingBlocks(n, about) {
+  const thinking = `Thinking about step ${n}: ${about}`;
+  return [
+    { type: 'thinking', thinking, signature: sign(thinking) },
+    {
+      type: 'redacted_thinking',
+      data: `mockredacted_${Buffer.from(`hidden reasoning ${n}`).toString('base64')}`,
+    },
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Request checks: what the real API would refuse.
+
+const BLOCK_FIELDS = {
+  text: ['type', 'text', 'citations', 'cache_control'],
+  tool_use: ['type', 'id', 'name', 'input', 'cache_control', 'caller'],
+  thinking: ['type', 'thinking', 'signature'],
+  redacted_thinking: ['type', 'data'],
+  tool_result: ['type', 'tool_use_id', 'content', 'is_error', 'cache_control'],
+};
+
+function invalid(message) {
+  return new ApiError(400, 'invalid_request_error', message);
+}
+
+function checkRequest(body) {
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw invalid('The request body must be a JSON object');
+  if (typeof body.model !== 'string' || !body.model) throw invalid('model: Field required');
+  if (!Number.isInteger(body.max_tokens) || body.max_tokens < 1) throw invalid('max_tokens: Field required');
+  if (!Array.isArray(body.messages) || body.messages.length === 0) throw invalid('messages: Field required');
+  if (body.thinking?.type === 'enabled') {
+    const budget = body.thinking.budget_tokens;
+    if (!Number.isInteger(budget) || budget < 1024) throw invalid('thinking.budget_tokens: must be ≥ 1024');
+    if (budget >= body.max_tokens)
+      throw invalid('`max_tokens` must be greater than `thinking.budget_tokens`');
+  }
+  body.messages.forEach((message, i) => {
+    if (message?.role !== (i % 2 === 0 ? 'user' : 'assistant')) {
+      throw invalid(
+        `messages.${i}.role: roles must alternate between "user" and "assistant", starting with "user"`,
+      );
+    }
+    if (typeof message.content === 'string') return;
+    if (!Array.isArray(message.content))
+      throw invalid(`messages.${i}.content: Input should be a string or a list`);
+    message.content.forEach((block, j) => {
+      const allowed = BLOCK_FIELDS[block?.type];
+      if (!allowed) return;
+      for (const key of Object.keys(block)) {
+        if (!allowed.includes(key))
+          throw invalid(`messages.${i}.content.${j}.${block.type}.${key}: Extra inputs are not permitted`);
+      }
+      if (block.type === 'thinking') {
+        const forged =
+          block.signature?.startsWith(SIGNATURE_PREFIX) && block.signature !== sign(block.thinking);
+        if (typeof block.signature !== 'string' || !block.signature || forged) {
+          throw invalid(`messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block`);
+        }
+      }
+    });
+    const uses = message.role === 'assistant' ? message.content.filter((b) => b?.type === 'tool_use') : [];
+    if (uses.length === 0) return;
+    const next = body.messages[i + 1];
+    if (!next) return;
+    const answered = new Set(
+      Array.isArray(next.content)
+        ? next.content.filter((b) => b?.type === 'tool_result').map((b) => b.tool_use_id)
+        : [],
+    );
+    const missing = uses.filter((u) => !answered.has(u.id)).map((u) => u.id);
+    if (missing.length) {
+      throw invalid(
+        `messages.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}`,
+      );
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// mock-s04: a small run of the s04 pattern, decided from the request alone (no server state).
+
+const isSubagent = (body) =>
+  typeof body.system === 'string' && body.system.startsWith('You are a coding subagent');
+
+function toolResults(message) {
+  return Array.isArray(message?.content) ? message.content.filter((b) => b?.type === 'tool_result') : [];
+}
+
+function userText(message) {
+  if (typeof message?.content === 'string') return message.content;
+  const texts = Array.isArray(message?.content) ? message.content.filter((b) => b?.type === 'text') : [];
+  return texts.map((b) => b.text).join('');
+}
+
+function resultText(result) {
+  if (typeof result?.content === 'string') return result.content;
+  return Array.isArray(result?.content) ? result.content.map((b) => b?.text ?? '').join('') : '';
+}
+
+/** The file the subagent reads: a well-known one if `ls` showed it, else the first with a dot. */
+function pickFile(listing) {
+  const names = listing.split(/\s+/).filter(Boolean);
+  const known = ['README.md', 'package.json', 'pyproject.toml', 'requirements.txt'];
+  return known.find((n) => names.includes(n)) ?? names.find((n) => /\.\w+$/.test(n)) ?? 'README.md';
+}
+
+function s04Reply(body, ids) {
+  const last = body.messages[body.messages.length - 1];
+  const results = toolResults(last);
+  if (!isSubagent(body)) {
+    if (results.length === 0) {
+      const prompt = userText(last);
+      return {
+        stop_reason: 'tool_use',
+        content: [
+          { type: 'text', text: "I'll delegate this to a subagent so that my own context stays small." },
+          {
+            type: 'tool_use',
+            id: ids.next(),
+            name: 'task',
+            input: {
+              description: 'Explore the project',
+              prompt: `Explore the project in the current directory to answer: ${prompt}\nList the files, read the most relevant one, then summarize your findings.`,
+            },
+          },
+        ],
+      };
+    }
+    return {
+      stop_reason: 'end_turn',
+      content: [
+        { type: 'text', text: `The subagent reported back:\n\n${resultText(results[0]).slice(0, 600)}` },
+      ],
+    };
+  }
+  const turn = body.messages.filter((m) => m.role === 'assistant').length;
+  if (turn === 0) {
+    return {
+      stop_reason: 'tool_use',
+      content: [
+        { type: 'text', text: 'Let me list the files first.' },
+        { type: 'tool_use', id: ids.next(), name: 'bash', input: { command: 'ls' } },
+      ],
+    };
+  }
+  if (turn === 1) {
+    const file = pickFile(resultText(results[0]));
+    return {
+      stop_reason: 'tool_use',
+      content: [{ type: 'tool_use', id: ids.next(), name: 'read_file', input: { path: file, limit: 20 } }],
+    };
+  }
+  // messages: [prompt, bash ls, its result, read_file, its result, ...]
+  const listing = resultText(toolResults(body.messages[2])[0]).split(/\s+/).filter(Boolean);
+  const read = body.messages[3].content.find?.((b) => b?.type === 'tool_use')?.input?.path ?? 'a file';
+  const firstLine = resultText(results[0]).split('\n')[0].slice(0, 120);
+  return {
+    stop_reason: 'end_turn',
+    content: [
+      {
+        type: 'text',
+        text: `Findings: the project has ${listing.length} entries (${listing.slice(0, 12).join(', ')}). ${read} begins with: "${firstLine}".`,
+      },
+    ],
+  };
+}
+
+function withThinking(reply, body) {
+  const n = body.messages.filter((m) => m.role === 'assistant').length + 1;
+  return {
+    ...reply,
+    content: [...thinkingBlocks(n, isSubagent(body) ? 'the subtask' : 'the request'), ...reply.content],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// mock-trace: the recorded reference run. Its thinking blocks were written as Python reprs,
+// `ThinkingBlock(signature='...', thinking="...", type='thinking')`; they are parsed back.
+
+const ESCAPES = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', 0: '\0' };
+
+function readPythonString(text, start) {
+  const quote = text[start];
+  if (quote !== "'" && quote !== '"') throw new Error(`Expected a string at ${start}`);
+  let out = '';
+  let i = start + 1;
+  while (i < text.length && text[i] !== quote) {
+    if (text[i] !== '\\') {
+      out += text[i++];
+      continue;
+    }
+    const next = text[i + 1];
+    if (next === 'x' || next === 'u' || next === 'U') {
+      const width = next === 'x' ? 2 : next === 'u' ? 4 : 8;
+      out += String.fromCodePoint(parseInt(text.slice(i + 2, i + 2 + width), 16));
+      i += 2 + width;
+    } else {
+      out += ESCAPES[next] ?? `\\${next}`;
+      i += 2;
+    }
+  }
+  return [out, i + 1];
+}
+
+function parseReprBlock(raw) {
+  const head = /^(\w+)\((.*)\)$/s.exec(raw);
+  if (!head) throw new Error(`Not a block repr: ${raw.slice(0, 40)}`);
+  const fields = {};
+  let i = 0;
+  while (i < head[2].length) {
+    const key = /^\s*,?\s*(\w+)=/.exec(head[2].slice(i));
+    if (!key) break;
+    i += key[0].length;
+    const [value, end] = readPythonString(head[2], i);
+    fields[key[1]] = value;
+    i = end;
+  }
+  if (fields.type === 'thinking')
+    return { type: 'thinking', thinking: fields.thinking ?? '', signature: fields.signature ?? '' };
+  if (fields.type === 'redacted_thinking') return { type: 'redacted_thinking', data: fields.data ?? '' };
+  throw new Error(`Unknown block repr type: ${fields.type}`);
+}
+
+/** The recorder dumped SDK objects, which adds `caller: null` to tool_use blocks; the API never sent it. */
+function apiBlock(block) {
+  if (block.type === 'unknown') return parseReprBlock(block.raw);
+  if (block.type === 'tool_use' && block.caller === null) {
+    const { caller: _caller, ...rest } = block;
+    return rest;
+  }
+  return block;
+}
+
+let traceReplies;
+function loadTrace() {
+  if (!traceReplies) {
+    const trace = JSON.parse(readFileSync(TRACE_URL, 'utf8'));
+    traceReplies = { parent: [], subagent: [] };
+    for (const cycle of trace.cycles) {
+      const loop = cycle.request.system.startsWith('You are a coding subagent') ? 'subagent' : 'parent';
+      traceReplies[loop].push({
+        id: cycle.response.id,
+        model: cycle.response.model,
+        stop_reason: cycle.response.stop_reason,
+        usage: cycle.response.usage,
+        content: cycle.response.content.map(apiBlock),
+      });
+    }
+  }
+  return traceReplies;
+}
+
+function traceReply(body) {
+  const loop = isSubagent(body) ? 'subagent' : 'parent';
+  const turn = body.messages.filter((m) => m.role === 'assistant').length;
+  const reply = loadTrace()[loop][turn];
+  if (!reply) throw invalid(`mock-trace: the recorded run has no ${loop} response #${turn + 1}`);
+  return structuredClone(reply);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Replies: a complete message, sent as JSON or as the API's SSE events.
+
+function fullMessage(reply, body, index) {
+  const cached = body.messages.length > 1 ? tokens(body.messages.slice(0, -1)) : 0;
+  const input = tokens([body.system, body.tools, body.messages]);
+  return {
+    id: reply.id ?? `msg_mock_${String(index).padStart(4, '0')}`,
+    type: 'message',
+    role: 'assistant',
+    model: reply.model ?? body.model,
+    content: reply.content,
+    stop_reason: reply.stop_reason,
+    stop_sequence: null,
+    usage: reply.usage ?? {
+      input_tokens: Math.max(1, input - cached),
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: cached,
+      output_tokens: tokens(reply.content),
+    },
+  };
+}
+
+function emptyOf(block) {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: '' };
+    case 'thinking':
+      return { type: 'thinking', thinking: '', signature: '' };
+    case 'tool_use':
+      return { ...block, input: {} };
+    default:
+      return block;
+  }
+}
+
+/** Every SSE event of a message, in the API's order. */
+function* sseEvents(message) {
+  const { content, stop_reason, usage, ...head } = message;
+  const { output_tokens, ...inputUsage } = usage;
+  yield [
+    'message_start',
+    {
+      type: 'message_start',
+      message: { ...head, content: [], stop_reason: null, usage: { ...inputUsage, output_tokens: 1 } },
+    },
+  ];
+  yield ['ping', { type: 'ping' }];
+  for (const [index, block] of content.entries()) {
+    yield ['content_block_start', { type: 'content_block_start', index, content_block: emptyOf(block) }];
+    const delta = (d) => ['content_block_delta', { type: 'content_block_delta', index, delta: d }];
+    if (block.type === 'text') {
+      for (const text of split(block.text, 16)) yield delta({ type: 'text_delta', text });
+    } else if (block.type === 'thinking') {
+      for (const thinking of split(block.thinking, 24)) yield delta({ type: 'thinking_delta', thinking });
+      yield delta({ type: 'signature_delta', signature: block.signature });
+    } else if (block.type === 'tool_use') {
+      const json = JSON.stringify(block.input);
+      yield delta({ type: 'input_json_delta', partial_json: '' });
+      for (const part of split(json, Math.max(1, Math.ceil(json.length / 3)))) {
+        yield delta({ type: 'input_json_delta', partial_json: part });
+      }
+    }
+    yield ['content_block_stop', { type: 'content_block_stop', index }];
+    yield ['ping', { type: 'ping' }];
+  }
+  yield [
+    'message_delta',
+    { type: 'message_delta', delta: { stop_reason, stop_sequence: null }, usage: { output_tokens } },
+  ];
+  yield ['message_stop', { type: 'message_stop' }];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server.
+
+function apiKeyOf(headers) {
+  const bearer = /^Bearer\s+(.+)$/i.exec(headers.authorization ?? '');
+  return headers['x-api-key'] || bearer?.[1] || '';
+}
+
+const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'cookie']);
+
+function redacted(headers) {
+  return Object.fromEntries(
+    Object.entries(headers).map(([k, v]) => [k, SECRET_HEADERS.has(k) ? '[redacted]' : v]),
+  );
+}
+
+function corsHeaders(req) {
+  return {
+    'access-control-allow-origin': req.headers.origin ?? '*',
+    'access-control-expose-headers': 'request-id, retry-after, retry-after-ms, x-should-retry',
+    'cross-origin-resource-policy': 'cross-origin',
+    vary: 'Origin',
+  };
+}
+
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    let size = 0;
+    req.on('data', (chunk) => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        reject(
+          new ApiError(413, 'request_too_large', 'Request exceeds the maximum allowed number of bytes.'),
+        );
+        req.destroy();
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/**
+ * Starts the mock on 127.0.0.1. `port: 0` picks a free port.
+ * Resolves with its base URL (give it to the SDK as `baseURL`), the records and `close()`.
+ */
+export function startMockApi({
+  port = 41800,
+  scenario = 'mock-s04',
+  retryAfterMs = 20,
+  log = () => {},
+} = {}) {
+  if (!SCENARIOS.includes(scenario))
+    throw new Error(`Unknown scenario ${scenario}; one of ${SCENARIOS.join(', ')}`);
+  const records = [];
+  const overloadedOnce = new Set();
+  let count = 0;
+  let toolUses = 0;
+  const ids = { next: () => `toolu_mock_${String(++toolUses).padStart(4, '0')}` };
+  const retryHeaders = { 'retry-after-ms': String(retryAfterMs) };
+
+  function chooseScenario(key, model) {
+    if (key === 'bad-key') return 'mock-401';
+    if (SCENARIOS.includes(key)) return key;
+    if (SCENARIOS.includes(model)) return model;
+    return scenario;
+  }
+
+  /** What a scenario answers: an error to throw, or a reply with how to send it. */
+  function play(name, body, raw, retryCount) {
+    // Errors first, as the real API checks the key and its limits before the request.
+    switch (name) {
+      case 'mock-401':
+        throw new ApiError(401, 'authentication_error', 'invalid x-api-key');
+      case 'mock-429':
+        throw new ApiError(
+          429,
+          'rate_limit_error',
+          'Number of request tokens has exceeded your per-minute rate limit (mock).',
+          {
+            'retry-after': '0',
+            ...retryHeaders,
+          },
+        );
+      case 'mock-500':
+        throw new ApiError(500, 'api_error', 'Internal server error', retryHeaders);
+      case 'mock-529-then-ok': {
+        // The SDK numbers its attempts; other clients get a 529 once per distinct request body.
+        const first = retryCount === undefined ? !overloadedOnce.has(raw) : retryCount === 0;
+        if (first) {
+          if (retryCount === undefined) overloadedOnce.add(raw);
+          throw new ApiError(529, 'overloaded_error', 'Overloaded', retryHeaders);
+        }
+      }
+    }
+    checkRequest(body);
+    switch (name) {
+      case 'mock-trace':
+        return { reply: traceReply(body) };
+      case 'mock-thinking':
+        return { reply: withThinking(s04Reply(body, ids), body) };
+      case 'mock-slow':
+        return { reply: s04Reply(body, ids), delayMs: 100 };
+      case 'mock-hang':
+        return { hang: true };
+      default:
+        return { reply: s04Reply(body, ids) };
+    }
+  }
+
+  async function messages(req, res, record, requestId) {
+    const raw = await readBody(req);
+    let body;
+    try {
+      body = raw ? JSON.parse(raw) : null;
+    } catch {
+      record.body = raw;
+      throw invalid('The request body is not valid JSON');
+    }
+    record.body = body;
+    const key = apiKeyOf(req.headers);
+    if (!key) throw new ApiError(401, 'authentication_error', 'x-api-key header is required');
+    const name = chooseScenario(key, body?.model);
+    record.scenario = name;
+    const retryHeader = req.headers['x-stainless-retry-count'];
+    const outcome = play(name, body, raw, retryHeader === undefined ? undefined : Number(retryHeader));
+
+    const base = { ...corsHeaders(req), 'request-id': requestId };
+    if (outcome.hang) {
+      record.response = { status: 200, body: null };
+      res.writeHead(200, {
+        ...base,
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+      });
+      res.flushHeaders();
+      return; // the socket stays open until the client gives up or the server closes
+    }
+    const message = fullMessage(outcome.reply, body, count);
+    record.response = { status: 200, body: message };
+    if (!body.stream) {
+      res.writeHead(200, { ...base, 'content-type': 'application/json' });
+      res.end(JSON.stringify(message));
+      return;
+    }
+    res.writeHead(200, {
+      ...base,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+    });
+    res.flushHeaders();
+    let closed = false;
+    res.on('close', () => (closed = true));
+    for (const [event, data] of sseEvents(message)) {
+      if (outcome.delayMs) await sleep(outcome.delayMs);
+      if (closed) return;
+      res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    }
+    res.end();
+  }
+
+  function remember(record) {
+    records.push(record);
+    if (records.length > MAX_RECORDS) records.shift();
+    return record;
+  }
+
+  async function handle(req, res) {
+    const path = new URL(req.url ?? '/', 'http://mock').pathname;
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, {
+        ...corsHeaders(req),
+        'access-control-allow-methods': 'POST, GET, DELETE, OPTIONS',
+        'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '*',
+        'access-control-max-age': '600',
+        ...(req.headers['access-control-request-private-network'] === 'true'
+          ? { 'access-control-allow-private-network': 'true' }
+          : {}),
+      });
+      res.end();
+      remember({
+        method: 'OPTIONS',
+        path,
+        headers: redacted(req.headers),
+        body: null,
+        response: { status: 204, body: null },
+      });
+      log(`OPTIONS ${path} (preflight)`);
+      return;
+    }
+    if (path === '/_health') {
+      res.writeHead(200, { ...corsHeaders(req), 'content-type': 'text/plain' });
+      res.end('ok');
+      return;
+    }
+    if (path === '/_requests') {
+      if (req.method === 'DELETE') records.length = 0;
+      res.writeHead(200, { ...corsHeaders(req), 'content-type': 'application/json' });
+      res.end(req.method === 'DELETE' ? '[]' : JSON.stringify(records));
+      return;
+    }
+
+    const requestId = `req_mock_${String(++count).padStart(4, '0')}`;
+    const record = remember({ method: req.method, path, headers: redacted(req.headers), body: null });
+    try {
+      if (path !== '/v1/messages')
+        throw new ApiError(404, 'not_found_error', `Not found: ${req.method} ${path}`);
+      if (req.method !== 'POST')
+        throw new ApiError(405, 'invalid_request_error', `Method ${req.method} not allowed`);
+      await messages(req, res, record, requestId);
+    } catch (error) {
+      const failure =
+        error instanceof ApiError ? error : new ApiError(500, 'api_error', String(error?.message ?? error));
+      record.response = { status: failure.status, body: failure.body(requestId) };
+      if (!res.headersSent) {
+        res.writeHead(failure.status, {
+          ...corsHeaders(req),
+          ...failure.headers,
+          'request-id': requestId,
+          'content-type': 'application/json',
+        });
+      }
+      res.end(JSON.stringify(failure.body(requestId)));
+    }
+    log(
+      `${req.method} ${path} ${record.scenario ?? ''} -> ${record.response?.status ?? '?'}${record.body?.stream ? ' (stream)' : ''}`,
+    );
+  }
+
+  const server = createServer((req, res) => void handle(req, res));
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, HOST, () => {
+      const actual = server.address().port;
+      resolve({
+        url: `http://${HOST}:${actual}`,
+        port: actual,
+        /** What was received so far (the same as GET /_requests). */
+        requests: () => structuredClone(records),
+        clearRequests: () => void (records.length = 0),
+        close: () =>
+          new Promise((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}
+
+function argValue(args, name) {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const args = process.argv.slice(2);
+  if (args.includes('--help')) {
+    console.log(
+      'Usage: node scripts/mock-api.mjs [--port 41800] [--scenario NAME] [--retry-after-ms 20] [--quiet]',
+    );
+    console.log(`Scenarios (by API key or model name): ${SCENARIOS.join(', ')}; the key bad-key gets 401.`);
+    process.exit(0);
+  }
+  const quiet = args.includes('--quiet');
+  const mock = await startMockApi({
+    port: Number(argValue(args, '--port') ?? 41800),
+    scenario: argValue(args, '--scenario') ?? 'mock-s04',
+    retryAfterMs: Number(argValue(args, '--retry-after-ms') ?? 20),
+    log: quiet ? () => {} : (line) => console.log(line),
+  });
+  console.log(`Mock Messages API on ${mock.url} (base URL for the SDK; POST ${mock.url}/v1/messages)`);
+  console.log(`Scenarios, chosen by API key or model name: ${SCENARIOS.join(', ')}`);
+  const stop = () => void mock.close().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}

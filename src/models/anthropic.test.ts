@@ -1,0 +1,406 @@
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startMockApi, type MockApi } from '../../scripts/mock-api.mjs';
+import { parentLoop, runSubagent, type RunTask } from '../core/loop';
+import type { Message } from '../core/messages';
+import { ModelCallError, type ModelRequest, type StreamEvent } from '../core/model';
+import { CHILD_TOOLS, PARENT_TOOLS, parentSystem, subagentSystem, type ToolHandler } from '../core/tools';
+import { AnthropicModel, type AnthropicOptions } from './anthropic';
+import { loopOf, traceToolOutputs, traceWorkdir, type Trace } from './replay';
+
+const trace: Trace = JSON.parse(
+  readFileSync(new URL('../../public/traces/s04.json', import.meta.url), 'utf8'),
+);
+const KEY = 'sk-ant-test-0123456789abcdef';
+const WORKDIR = '/home/user/project';
+
+let mock: MockApi;
+beforeAll(async () => {
+  mock = await startMockApi({ port: 0, retryAfterMs: 5 });
+});
+afterAll(() => mock.close());
+beforeEach(() => mock.clearRequests());
+
+function model(name = 'claude-test', options: AnthropicOptions & { apiKey?: string; baseURL?: string } = {}) {
+  return new AnthropicModel({
+    provider: 'anthropic',
+    apiKey: options.apiKey ?? KEY,
+    baseURL: options.baseURL ?? `${mock.url}/`,
+    model: name,
+    ...options,
+  });
+}
+
+function parentRequest(
+  name = 'claude-test',
+  prompt = 'Use a subtask to find what testing framework this project uses',
+) {
+  return {
+    model: name,
+    system: parentSystem(WORKDIR),
+    tools: PARENT_TOOLS,
+    messages: [{ role: 'user', content: prompt }],
+    max_tokens: 8000,
+  } satisfies ModelRequest;
+}
+
+function posts() {
+  return mock.requests().filter((r) => r.method === 'POST');
+}
+
+/** Resolves with the error a promise rejected with (fails if it resolved). */
+async function failure(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('AnthropicModel against the mock Messages API', () => {
+  it('streams text and tool_use deltas and resolves with the message exactly as sent', async () => {
+    const events: StreamEvent[] = [];
+    const request = parentRequest();
+    const response = await model().createMessage(request, { onStream: (e) => events.push(e) });
+
+    const [record] = posts();
+    const sent = record.response!.body as { id: string; content: unknown[]; usage: Record<string, number> };
+    expect(record.path).toBe('/v1/messages'); // the trailing slash of the base URL was dropped
+    expect(response.content).toEqual(sent.content);
+    expect(response.stop_reason).toBe('tool_use');
+    expect(response.id).toBe(sent.id);
+
+    expect(events.filter((e) => e.type === 'block_start').map((e) => e.block.type)).toEqual([
+      'text',
+      'tool_use',
+    ]);
+    const text = events.flatMap((e) => (e.type === 'text_delta' && e.index === 0 ? [e.text] : [])).join('');
+    expect(text).toBe((response.content[0] as { text: string }).text);
+    const json = events.flatMap((e) => (e.type === 'input_json_delta' ? [e.partial_json] : []));
+    expect(json.length).toBeGreaterThan(2); // several partial chunks
+    expect(JSON.parse(json.join(''))).toEqual((response.content[1] as { input: unknown }).input);
+    expect(events.filter((e) => e.type === 'block_stop').map((e) => e.index)).toEqual([0, 1]);
+    expect(events.some((e) => e.type === 'retrying')).toBe(false);
+  });
+
+  it('sends what the loop asked for, with the browser and version headers', async () => {
+    const request = parentRequest();
+    await model().createMessage(request);
+    const [record] = posts();
+    expect(record.body).toEqual({ ...request, stream: true });
+    expect(record.headers).toMatchObject({
+      authorization: '[redacted]',
+      'anthropic-dangerous-direct-browser-access': 'true',
+      'x-stainless-retry-count': '0',
+      'content-type': 'application/json',
+    });
+    expect(record.headers['anthropic-version']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(JSON.stringify(mock.requests())).not.toContain(KEY);
+  });
+
+  it('records usage with the cache counters when the API sends them', async () => {
+    const first = await model().createMessage(parentRequest());
+    expect(first.usage).toEqual({
+      input_tokens: expect.any(Number),
+      output_tokens: expect.any(Number),
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+    });
+    const sent = posts()[0].response!.body as { usage: unknown };
+    expect(first.usage).toEqual(sent.usage);
+  });
+
+  it('keeps thinking (with its signature) and redacted_thinking blocks, and they go back valid', async () => {
+    const events: StreamEvent[] = [];
+    const m = model('mock-thinking');
+    const request = parentRequest('mock-thinking');
+    const response = await m.createMessage(request, { onStream: (e) => events.push(e) });
+    expect(response.content.map((b) => b.type)).toEqual([
+      'thinking',
+      'redacted_thinking',
+      'text',
+      'tool_use',
+    ]);
+    expect(response.content[0]).toMatchObject({
+      type: 'thinking',
+      signature: expect.stringMatching(/^mocksig_/),
+    });
+    expect(Object.keys(response.content[0]).sort()).toEqual(['signature', 'thinking', 'type']);
+    expect(response.content[1]).toEqual({
+      type: 'redacted_thinking',
+      data: expect.stringMatching(/^mockredacted_/),
+    });
+    expect(response.content).toEqual((posts()[0].response!.body as { content: unknown }).content);
+    const thought = events.flatMap((e) => (e.type === 'thinking_delta' ? [e.thinking] : [])).join('');
+    expect(thought).toBe((response.content[0] as { thinking: string }).thinking);
+
+    // The mock refuses changed signatures and unknown fields, as the API does: sending the
+    // response back must pass.
+    const toolUse = response.content.find((b) => b.type === 'tool_use')!;
+    const next: ModelRequest = {
+      ...request,
+      messages: [
+        ...request.messages,
+        { role: 'assistant', content: response.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUse.id, content: 'done' }] },
+      ],
+    };
+    const answer = await m.createMessage(next);
+    expect(answer.stop_reason).toBe('end_turn');
+    expect(posts()[1].body).toMatchObject({ messages: next.messages });
+  });
+
+  it('sends extended thinking when configured', async () => {
+    await model('claude-test', { thinking: { budgetTokens: 2000 } }).createMessage(parentRequest());
+    expect(posts()[0].body).toMatchObject({
+      thinking: { type: 'enabled', budget_tokens: 2000 },
+      max_tokens: 8000,
+    });
+  });
+
+  it('reports a 401 as an authentication failure, without the key', async () => {
+    const error = await failure(model('mock-401').createMessage(parentRequest('mock-401')));
+    expect(error).toBeInstanceOf(ModelCallError);
+    expect((error as ModelCallError).status).toBe(401);
+    expect(error.message).toMatch(/^Authentication failed \(401\): invalid x-api-key\. Check the API key\.$/);
+    expect(error.message).not.toContain(KEY);
+    expect(posts()).toHaveLength(1); // not retried
+
+    const bad = await failure(model('claude-test', { apiKey: 'bad-key' }).createMessage(parentRequest()));
+    expect((bad as ModelCallError).status).toBe(401);
+  });
+
+  it('scrubs the key from an error message that echoes it', async () => {
+    const echo = createServer((req, res) => {
+      res.writeHead(403, { 'content-type': 'application/json' });
+      const message = `key ${req.headers.authorization} is not allowed (also as ${KEY})`;
+      res.end(JSON.stringify({ type: 'error', error: { type: 'permission_error', message } }));
+    });
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    try {
+      const baseURL = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
+      const events: StreamEvent[] = [];
+      const error = await failure(
+        model('claude-test', { baseURL }).createMessage(parentRequest(), { onStream: (e) => events.push(e) }),
+      );
+      expect(error.message).toMatch(/^Authentication failed \(403\): .*API key and its permissions\.$/);
+      expect(error.message).toContain('[redacted]');
+      expect(error.message).not.toContain(KEY);
+      expect(error.message).not.toContain('0123456789abcdef');
+      expect(JSON.stringify(events)).not.toContain(KEY);
+    } finally {
+      await new Promise((resolve) => echo.close(resolve));
+    }
+  });
+
+  it('reports a 429 as rate limited after the SDK retried it', async () => {
+    const events: StreamEvent[] = [];
+    const error = await failure(
+      model('mock-429').createMessage(parentRequest('mock-429'), { onStream: (e) => events.push(e) }),
+    );
+    expect((error as ModelCallError).status).toBe(429);
+    expect(error.message).toMatch(/^Rate limited \(429\) after 2 retries: .*rate limit/);
+    expect(events).toEqual([
+      { type: 'retrying', attempt: 1, reason: 'rate limited (429)' },
+      { type: 'retrying', attempt: 2, reason: 'rate limited (429)' },
+    ]);
+  });
+
+  it('shows a retry on 529 overloaded, then succeeds', async () => {
+    const events: StreamEvent[] = [];
+    const response = await model('mock-529-then-ok').createMessage(parentRequest('mock-529-then-ok'), {
+      onStream: (e) => events.push(e),
+    });
+    expect(response.stop_reason).toBe('tool_use');
+    expect(events[0]).toEqual({ type: 'retrying', attempt: 1, reason: 'overloaded (529)' });
+    expect(events.filter((e) => e.type === 'retrying')).toHaveLength(1);
+    expect(posts().map((r) => [r.headers['x-stainless-retry-count'], r.response?.status])).toEqual([
+      ['0', 529],
+      ['1', 200],
+    ]);
+  });
+
+  it('fails on 500 after the retries with a clear sentence', async () => {
+    const events: StreamEvent[] = [];
+    const error = await failure(
+      model('mock-500').createMessage(parentRequest('mock-500'), { onStream: (e) => events.push(e) }),
+    );
+    expect(error).toBeInstanceOf(ModelCallError);
+    expect((error as ModelCallError).status).toBe(500);
+    expect(error.message).toBe(
+      'The API is unavailable (500) after 2 retries: Internal server error. Try again later.',
+    );
+    expect(posts()).toHaveLength(3);
+    expect(
+      events.filter((e) => e.type === 'retrying').map((e) => e.type === 'retrying' && e.attempt),
+    ).toEqual([1, 2]);
+  });
+
+  it('names the base URL and CORS when the endpoint cannot be reached', async () => {
+    const closed = await startMockApi({ port: 0 });
+    await closed.close();
+    const events: StreamEvent[] = [];
+    const error = await failure(
+      model('claude-test', { baseURL: closed.url, maxRetries: 1 }).createMessage(parentRequest(), {
+        onStream: (e) => events.push(e),
+      }),
+    );
+    expect(error).toBeInstanceOf(ModelCallError);
+    expect((error as ModelCallError).status).toBeUndefined();
+    expect(error.message).toBe(
+      `Could not reach ${closed.url}: connection error after 1 retry. Check the base URL and that the endpoint allows browser requests (CORS).`,
+    );
+    expect(events).toEqual([{ type: 'retrying', attempt: 1, reason: 'connection error' }]);
+  });
+
+  it('says where to look when the endpoint has no /v1/messages', async () => {
+    const error = await failure(
+      model('claude-test', { baseURL: `${mock.url}/v1` }).createMessage(parentRequest()),
+    );
+    expect((error as ModelCallError).status).toBe(404);
+    expect(error.message).toContain(`base URL (${mock.url}/v1; the SDK adds /v1/messages)`);
+  });
+
+  it('refuses a missing key or an invalid base URL before sending anything', async () => {
+    const noKey = await failure(model('claude-test', { apiKey: '  ' }).createMessage(parentRequest()));
+    expect(noKey.message).toMatch(/^Authentication failed: no API key/);
+    const badUrl = await failure(
+      model('claude-test', { baseURL: 'not a url' }).createMessage(parentRequest()),
+    );
+    expect(badUrl.message).toBe('The base URL "not a url" is not a valid URL.');
+    expect(posts()).toHaveLength(0);
+  });
+
+  it('stops promptly mid-stream with an AbortError', async () => {
+    const controller = new AbortController();
+    let abortedAt = 0;
+    const call = model('mock-slow').createMessage(parentRequest('mock-slow'), {
+      signal: controller.signal,
+      onStream: (e) => {
+        if (e.type === 'text_delta' && !abortedAt) {
+          abortedAt = performance.now();
+          controller.abort();
+        }
+      },
+    });
+    const error = await failure(call);
+    expect(error.name).toBe('AbortError');
+    expect(performance.now() - abortedAt).toBeLessThan(250);
+  });
+
+  it('does not call at all when already stopped', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const error = await failure(model().createMessage(parentRequest(), { signal: controller.signal }));
+    expect(error.name).toBe('AbortError');
+    expect(posts()).toHaveLength(0);
+  });
+
+  it('fails a call whose stream stalls, and Stop still works while it hangs', async () => {
+    const stalled = await failure(
+      model('mock-hang', { stallTimeoutMs: 200 }).createMessage(parentRequest('mock-hang')),
+    );
+    expect(stalled).toBeInstanceOf(ModelCallError);
+    expect(stalled.message).toBe(`${mock.url} sent nothing for 200 ms: the connection stalled. Try again.`);
+
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const stopped = await failure(
+      model('mock-hang').createMessage(parentRequest('mock-hang'), { signal: controller.signal }),
+    );
+    expect(stopped.name).toBe('AbortError');
+  });
+});
+
+describe('the s04 loops driven by AnthropicModel', () => {
+  /** The recorder dumped SDK objects, which adds `caller: null` to tool_use blocks; the API never sees it. */
+  function withoutRecorderFields(value: unknown): unknown {
+    return JSON.parse(JSON.stringify(value), (key, v) => (key === 'caller' && v === null ? undefined : v));
+  }
+
+  it('reproduces the eight requests of the recorded reference run through the real SDK', async () => {
+    const m = model(trace.model, { apiKey: 'mock-trace' });
+    const outputs = traceToolOutputs(trace);
+    const answer =
+      (loop: 'parent' | 'subagent'): ToolHandler =>
+      async () => {
+        const next = outputs[loop].shift();
+        if (next === undefined) throw new Error(`no recorded output left for the ${loop}`);
+        return next;
+      };
+    const handlersFor = (loop: 'parent' | 'subagent') =>
+      Object.fromEntries(CHILD_TOOLS.map((t) => [t.name, answer(loop)]));
+    const workdir = traceWorkdir(trace);
+    let spawned = 0;
+    const runTask: RunTask = (task) =>
+      runSubagent(task.prompt, {
+        agent: `subagent-${++spawned}`,
+        model: m,
+        modelName: trace.model,
+        workdir,
+        baseHandlers: handlersFor(loopOf(`subagent-${spawned}`)),
+      });
+    const history: Message[] = [];
+    const { last } = await parentLoop(trace.prompt, {
+      model: m,
+      modelName: trace.model,
+      workdir,
+      baseHandlers: handlersFor('parent'),
+      history,
+      runTask,
+    });
+
+    const sent = posts();
+    expect(sent).toHaveLength(8);
+    sent.forEach((record, i) => {
+      const { stream, ...body } = record.body as Record<string, unknown>;
+      expect(stream).toBe(true);
+      expect(body, `cycle ${i + 1}`).toEqual(withoutRecorderFields(trace.cycles[i].request));
+    });
+    expect(outputs.subagent).toEqual([]);
+    expect(last.usage).toEqual(trace.cycles[7].response.usage); // no cache counters: none were sent
+    expect(last.content[0]).toMatchObject({ type: 'thinking', signature: expect.any(String) });
+  });
+
+  it('runs a whole s04 conversation with thinking blocks passed back unchanged', async () => {
+    const m = model('mock-thinking');
+    const files: Record<string, string> = {
+      'package.json': '{ "name": "demo", "devDependencies": { "vitest": "4" } }',
+    };
+    const baseHandlers: Record<string, ToolHandler> = {
+      bash: async () => 'package.json\nsrc',
+      read_file: async (input) => files[input.path as string] ?? 'Error: not found',
+      write_file: async () => 'Wrote 0 bytes',
+      edit_file: async () => 'Edited',
+    };
+    let spawned = 0;
+    const runTask: RunTask = (task) =>
+      runSubagent(task.prompt, {
+        agent: `subagent-${++spawned}`,
+        model: m,
+        modelName: 'mock-thinking',
+        workdir: WORKDIR,
+        baseHandlers,
+      });
+    const { last } = await parentLoop('What test framework is used?', {
+      model: m,
+      modelName: 'mock-thinking',
+      workdir: WORKDIR,
+      baseHandlers,
+      history: [],
+      runTask,
+    });
+    expect(spawned).toBe(1);
+    expect(posts().map((r) => r.response?.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(
+      posts().map((r) =>
+        (r.body as { system: string }).system === subagentSystem(WORKDIR) ? 'sub' : 'parent',
+      ),
+    ).toEqual(['parent', 'sub', 'sub', 'sub', 'parent']);
+    const answer = last.content.find((b) => b.type === 'text') as { text: string };
+    expect(answer.text).toContain('package.json begins with: "{ \\"name\\"'.replace(/\\"/g, '"'));
+  });
+});

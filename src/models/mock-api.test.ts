@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startMockApi, type MockApi } from '../../scripts/mock-api.mjs';
+import { PARENT_TOOLS, parentSystem, subagentSystem } from '../core/tools';
+
+let mock: MockApi;
+beforeAll(async () => {
+  mock = await startMockApi({ port: 0 });
+});
+afterAll(() => mock.close());
+beforeEach(() => mock.clearRequests());
+
+const body = (extra: Record<string, unknown> = {}) => ({
+  model: 'mock-s04',
+  max_tokens: 8000,
+  system: parentSystem('/w'),
+  tools: PARENT_TOOLS,
+  messages: [{ role: 'user', content: 'hello' }],
+  ...extra,
+});
+
+function post(payload: unknown, headers: Record<string, string> = {}) {
+  return fetch(`${mock.url}/v1/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': 'k-123', ...headers },
+    body: JSON.stringify(payload),
+  });
+}
+
+describe('the mock Messages API (scripts/mock-api.mjs)', () => {
+  it('answers CORS preflights for the headers the SDK sends from a browser', async () => {
+    const requested =
+      'anthropic-dangerous-direct-browser-access,anthropic-version,authorization,content-type,x-stainless-retry-count';
+    const response = await fetch(`${mock.url}/v1/messages`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://localhost:41730',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': requested,
+      },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:41730');
+    expect(response.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(response.headers.get('access-control-allow-headers')).toBe(requested);
+    expect(response.headers.get('access-control-max-age')).toBe('600');
+    expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(mock.requests()).toMatchObject([
+      { method: 'OPTIONS', path: '/v1/messages', response: { status: 204 } },
+    ]);
+  });
+
+  it('answers JSON without `stream`, with CORS and CORP headers, and records requests with keys redacted', async () => {
+    const response = await post(body(), { origin: 'http://localhost:41730' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:41730');
+    expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    const message = await response.json();
+    expect(message).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      stop_reason: 'tool_use',
+      content: [
+        { type: 'text' },
+        { type: 'tool_use', name: 'task', input: { prompt: expect.stringContaining('hello') } },
+      ],
+    });
+
+    const records = await (await fetch(`${mock.url}/_requests`)).json();
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({
+      method: 'POST',
+      path: '/v1/messages',
+      body: body(),
+      scenario: 'mock-s04',
+    });
+    expect(records[0].headers['x-api-key']).toBe('[redacted]');
+    expect(JSON.stringify(records)).not.toContain('k-123');
+    await fetch(`${mock.url}/_requests`, { method: 'DELETE' });
+    expect(await (await fetch(`${mock.url}/_requests`)).json()).toEqual([]);
+    expect(await (await fetch(`${mock.url}/_health`)).text()).toBe('ok');
+  });
+
+  it('streams every event type, pings included', async () => {
+    const response = await post(body({ model: 'mock-thinking', stream: true }));
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const events = [...(await response.text()).matchAll(/^event: (\w+)$/gm)].map((m) => m[1]);
+    expect(new Set(events)).toEqual(
+      new Set([
+        'message_start',
+        'ping',
+        'content_block_start',
+        'content_block_delta',
+        'content_block_stop',
+        'message_delta',
+        'message_stop',
+      ]),
+    );
+    expect(events[0]).toBe('message_start');
+    expect(events.at(-1)).toBe('message_stop');
+  });
+
+  it('picks the scenario by key, then by model; `bad-key` is always refused', async () => {
+    expect((await post(body({ model: 'mock-500' }))).status).toBe(500);
+    expect((await post(body({ model: 'mock-s04' }), { 'x-api-key': 'mock-429' })).status).toBe(429);
+    const refused = await post(body(), { 'x-api-key': '', authorization: 'Bearer bad-key' });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({
+      type: 'error',
+      error: { type: 'authentication_error', message: 'invalid x-api-key' },
+    });
+    const limited = await post(body({ model: 'mock-429' }));
+    expect(limited.headers.get('retry-after')).toBe('0');
+  });
+
+  it('refuses what the real API refuses: unknown block fields, forged signatures, unanswered tool_use', async () => {
+    const first = await (await post(body({ model: 'mock-thinking' }))).json();
+    const toolUse = first.content.find((b: { type: string }) => b.type === 'tool_use');
+    const turn = (content: unknown[]) =>
+      body({
+        model: 'mock-thinking',
+        messages: [
+          { role: 'user', content: 'hello' },
+          { role: 'assistant', content },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUse.id, content: 'ok' }] },
+        ],
+      });
+    expect((await post(turn(first.content))).status).toBe(200);
+
+    const extra = first.content.map((b: { type: string }) =>
+      b.type === 'text' ? { ...b, parsed_output: null } : b,
+    );
+    const refusedExtra = await post(turn(extra));
+    expect(refusedExtra.status).toBe(400);
+    expect((await refusedExtra.json()).error.message).toContain(
+      'parsed_output: Extra inputs are not permitted',
+    );
+
+    const forged = first.content.map((b: { type: string }) =>
+      b.type === 'thinking' ? { ...b, thinking: 'edited' } : b,
+    );
+    expect((await (await post(turn(forged))).json()).error.message).toContain('Invalid `signature`');
+
+    const unanswered = body({
+      messages: [
+        { role: 'user', content: 'hello' },
+        { role: 'assistant', content: first.content },
+        { role: 'user', content: 'never mind' },
+      ],
+    });
+    expect((await (await post(unanswered)).json()).error.message).toContain(
+      `ids were found without \`tool_result\` blocks immediately after: ${toolUse.id}`,
+    );
+  });
+
+  it('replays the recorded run with its thinking blocks restored', async () => {
+    const parent = await (await post(body({ model: 'mock-trace' }))).json();
+    expect(parent.model).toBe('MiniMax-M2.5');
+    expect(parent.content[0]).toEqual({
+      type: 'thinking',
+      thinking: expect.stringContaining('testing framework'),
+      signature: '62faf0667aa9c992b6755fcac7582694ac56d829de7a648c05802369ef020516',
+    });
+    expect(parent.content[1]).not.toHaveProperty('caller');
+    const sub = await (await post(body({ model: 'mock-trace', system: subagentSystem('/w') }))).json();
+    expect(sub.content[1]).toMatchObject({ type: 'tool_use', name: 'bash' });
+  });
+
+  it('answers 529 once per call, then succeeds (by the SDK retry counter)', async () => {
+    const payload = body({ model: 'mock-529-then-ok' });
+    expect((await post(payload, { 'x-stainless-retry-count': '0' })).status).toBe(529);
+    expect((await post(payload, { 'x-stainless-retry-count': '1' })).status).toBe(200);
+    // Without the SDK's header: once per distinct request.
+    expect((await post(payload)).status).toBe(529);
+    expect((await post(payload)).status).toBe(200);
+  });
+});
