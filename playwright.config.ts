@@ -8,6 +8,8 @@ function chromiumPath(): string | undefined {
 }
 
 const PORT = Number(process.env.E2E_PORT ?? 41731);
+/** The mock Messages API's port; the specs read the same variable. */
+const MOCK_API_PORT = Number(process.env.MOCK_API_PORT ?? 41801);
 
 export default defineConfig({
   testDir: 'e2e',
@@ -44,10 +46,19 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    command: `npx vite build --logLevel warn && npx vite preview --port ${PORT} --strictPort --host 127.0.0.1`,
-    url: `http://127.0.0.1:${PORT}`,
-    reuseExistingServer: !process.env.CI,
-    timeout: 120_000,
-  },
+  webServer: [
+    {
+      command: `npx vite build --logLevel warn && npx vite preview --port ${PORT} --strictPort --host 127.0.0.1`,
+      url: `http://127.0.0.1:${PORT}`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 120_000,
+    },
+    {
+      // The mock Messages API the SDK path is tested against (real HTTP and CORS on loopback).
+      command: `node scripts/mock-api.mjs --port ${MOCK_API_PORT} --retry-after-ms 20 --quiet`,
+      url: `http://127.0.0.1:${MOCK_API_PORT}/_health`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 30_000,
+    },
+  ],
 });

@@ -1,5 +1,6 @@
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
+import { earlySandbox } from './build/early-sandbox.ts';
 
 /** Cross-origin isolation: needed by WebContainer and by SharedArrayBuffer in the workers. */
 const isolation = {
@@ -8,7 +9,7 @@ const isolation = {
 };
 
 export default defineConfig({
-  plugins: [svelte()],
+  plugins: [svelte(), earlySandbox()],
   server: { headers: isolation },
   preview: { headers: isolation },
   worker: { format: 'es' },

@@ -35,6 +35,8 @@ function recordWorkers() {
 export class Watch {
   readonly consoleErrors: string[] = [];
   readonly externalRequests: string[] = [];
+  /** Console errors a test expects (the browser reports failed HTTP responses as errors). */
+  readonly #allowed: RegExp[] = [];
   /** Workers Playwright saw close (any name). */
   closed = 0;
 
@@ -50,6 +52,16 @@ export class Watch {
         this.externalRequests.push(request.url());
       }
     });
+  }
+
+  /** Accepts console errors matching this pattern for the rest of the test. */
+  allow(pattern: RegExp): void {
+    this.#allowed.push(pattern);
+  }
+
+  /** Console errors no test asked for. */
+  unexpectedErrors(): string[] {
+    return this.consoleErrors.filter((e) => !this.#allowed.some((p) => p.test(e)));
   }
 
   async install(): Promise<void> {
@@ -95,7 +107,7 @@ export const test = base.extend<{ watch: Watch }>({
     const watch = new Watch(page);
     await watch.install();
     await use(watch);
-    expect(watch.consoleErrors, 'console errors').toEqual([]);
+    expect(watch.unexpectedErrors(), 'console errors').toEqual([]);
     expect(watch.externalRequests, 'requests that left the machine').toEqual([]);
   },
 });

@@ -99,7 +99,7 @@ test.describe('bad input and stopping', () => {
   test('an empty prompt is refused with a message', async ({ page, watch }) => {
     await open(page);
     await page.getByRole('textbox', { name: 'Prompt' }).fill('   ');
-    await page.getByRole('button', { name: 'Run' }).click();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
     await expect(page.getByRole('alert')).toContainText(/prompt/i);
     await expect(status(page)).toHaveText(/^Idle/);
     expect(await watch.names()).not.toContain('parent');
@@ -111,7 +111,7 @@ test.describe('bad input and stopping', () => {
   }) => {
     await open(page, 'speed=normal');
     await page.getByRole('button', { name: PROMPTS.framework, exact: true }).click();
-    await expect(page.getByRole('button', { name: 'Run' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeDisabled();
     await expect(subagentRegion(page, 1)).toBeVisible();
     await page.getByRole('button', { name: 'Stop' }).click();
     await expect(status(page)).toHaveText(/^Stopped/, { timeout: 1000 });
@@ -120,7 +120,7 @@ test.describe('bad input and stopping', () => {
     // What was on screen stays on screen.
     await expect(subagentRegion(page, 1)).toBeVisible();
     await expect(parentList(page).first()).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Run' })).toBeEnabled();
+    await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
   });
 
   test('after Stop the next run in the same page works on the same sandbox', async ({ page, watch }) => {

@@ -20,16 +20,20 @@ import {
   type WorkerEvent,
 } from '../workers/protocol';
 import ParentWorker from '../workers/parent.ts?worker';
-import SandboxWorker from '../workers/sandbox.ts?worker';
 import SubagentWorker from '../workers/subagent.ts?worker';
 import { AgentColumn, resumableHistory } from './agent-column.svelte';
+import { LocalSandboxHost } from './local-sandbox';
+import { failureOf } from './worker-failure';
 import {
-  DEFAULT_BASE_URL,
-  DEFAULT_MODEL,
-  readUrlSettings,
-  type Provider,
-  type UrlSettings,
-} from './url-settings';
+  DEFAULTS,
+  loadSettings,
+  modelConfig,
+  saveSettings,
+  scrub,
+  settingsProblem,
+  type ModelSettings,
+} from './model-settings';
+import { DEFAULT_MODEL, readUrlSettings, type UrlSettings } from './url-settings';
 
 export type RunStatus =
   | { kind: 'booting' }
@@ -42,16 +46,6 @@ export type RunStatus =
 export interface LogLine {
   agent: AgentId;
   text: string;
-}
-
-/** What the Settings dialog edits. Only `demo` drives runs for now; the rest is kept for the API model. */
-export interface ModelSettings {
-  provider: Provider;
-  apiKey: string;
-  baseURL: string;
-  model: string;
-  /** Whether the learner allowed keeping the key on this device. */
-  rememberKey: boolean;
 }
 
 export interface FileMark {
@@ -74,18 +68,6 @@ function measure(name: string, start: number, end: number): void {
 
 class Stopped extends Error {
   override name = 'AbortError';
-}
-
-/** Rejects when a worker fails to load or throws outside any call (Comlink would wait forever). */
-function failureOf(worker: Worker, label: string): Promise<never> {
-  return new Promise((_resolve, reject) => {
-    const fail = (event: ErrorEvent | MessageEvent) => {
-      const detail = event instanceof ErrorEvent && event.message ? `: ${event.message}` : '';
-      reject(new Error(`the ${label} worker failed${detail}`));
-    };
-    worker.addEventListener('error', fail, { once: true });
-    worker.addEventListener('messageerror', fail, { once: true });
-  });
 }
 
 /** Settles with the promise, or rejects as soon as the run is stopped (a terminated worker never answers). */
@@ -111,14 +93,10 @@ export class Playground {
   sandboxLabel = $state('');
   /** A message for the user about their input (e.g. an empty prompt). */
   notice = $state<string | null>(null);
-  /** The Settings dialog's values. */
-  modelSettings = $state.raw<ModelSettings>({
-    provider: 'demo',
-    apiKey: '',
-    baseURL: DEFAULT_BASE_URL,
-    model: DEFAULT_MODEL,
-    rememberKey: false,
-  });
+  /** The Settings dialog's values (see model-settings.ts for where each one is kept). */
+  modelSettings = $state.raw<ModelSettings>(DEFAULTS);
+  /** Set while the API client waits to retry a failed call (429, 529, 5xx, network). */
+  retrying = $state<string | null>(null);
 
   running = $derived(this.status.kind === 'running');
 
@@ -133,31 +111,32 @@ export class Playground {
   #liveSubagents = new Map<AgentId, Worker>();
   #spawned = 0;
   #controller: AbortController | undefined;
-  #modelConfig: ModelConfig;
-  #modelName: string;
+  /** The model config of the run under way (settings saved during a run apply to the next). */
+  #runModel: ModelConfig | undefined;
 
   constructor(search: string) {
     this.url = readUrlSettings(search);
-    this.#modelConfig = { provider: 'demo', speed: this.url.speed };
-    this.#modelName = this.url.model ?? DEFAULT_MODEL;
-    this.modelSettings = {
-      ...this.modelSettings,
-      provider: this.url.provider ?? 'demo',
-      baseURL: this.url.baseURL ?? DEFAULT_BASE_URL,
-      model: this.#modelName,
-    };
+    this.modelSettings = loadSettings(storage(), this.url);
     if (this.url.ignored.length) this.notice = `Ignored URL settings: ${this.url.ignored.join(', ')}`;
   }
 
   get modelLabel(): string {
-    return this.#modelConfig.provider === 'demo'
-      ? 'Demo (offline, scripted)'
-      : `${this.#modelName} (Anthropic API)`;
+    const { provider, model, baseURL } = this.modelSettings;
+    if (provider === 'demo') return 'Demo (offline, scripted)';
+    const host = /^https?:\/\/([^/?#]+)/.exec(baseURL)?.[1] ?? baseURL;
+    return host === 'api.anthropic.com' ? `${model} (Anthropic API)` : `${model} (${host})`;
   }
 
-  /** Stores the Settings dialog's values (runs keep the demo model until the API model is wired). */
+  /** Keeps the Settings dialog's values; the key is stored only if the learner asked for it. */
   saveSettings(values: ModelSettings): void {
-    this.modelSettings = { ...values, baseURL: values.baseURL.trim(), model: values.model.trim() };
+    this.modelSettings = {
+      ...values,
+      apiKey: values.apiKey.trim(),
+      baseURL: values.baseURL.trim(),
+      model: values.model.trim(),
+    };
+    saveSettings(storage(), this.modelSettings);
+    if (this.notice && !settingsProblem(this.modelSettings)) this.notice = null;
   }
 
   /** Boots the sandbox once; later calls get the same promise. */
@@ -170,19 +149,15 @@ export class Playground {
   }
 
   async #boot(): Promise<void> {
-    this.#sandboxWorker = new SandboxWorker({ name: 'sandbox' });
-    this.#sandbox = Comlink.wrap<SandboxWorkerApi>(this.#sandboxWorker);
-    const failure = failureOf(this.#sandboxWorker, 'sandbox');
-    failure.catch(() => {});
-    await Promise.race([
-      this.#sandbox.watch(Comlink.proxy((changes: FileChange[]) => this.#onFileChanges(changes))),
-      failure,
-    ]);
-    const { workdir } = await Promise.race([this.#sandbox.boot(this.url.sample), failure]);
+    const host = LocalSandboxHost.take(this.url.sample);
+    this.#sandboxWorker = host.worker;
+    this.#sandbox = host.api;
+    const { workdir } = await host.ready;
+    performance.mark('sandbox:ready');
     this.workdir = workdir;
     this.sandboxLabel = 'Local (offline shell)';
+    await this.#sandbox.watch(Comlink.proxy((changes: FileChange[]) => this.#onFileChanges(changes)));
     this.files = await this.#sandbox.list();
-    performance.mark('sandbox:ready');
     this.status = { kind: 'idle' };
   }
 
@@ -209,8 +184,8 @@ export class Playground {
 
   #settings(): AgentSettings {
     return {
-      model: this.#modelConfig,
-      modelName: this.#modelName,
+      model: this.#runModel ?? modelConfig(this.modelSettings, this.url.speed),
+      modelName: this.modelSettings.provider === 'demo' ? DEFAULT_MODEL : this.modelSettings.model,
       workdir: this.workdir,
       bashTimeoutMs: LIMITS.bashTimeoutMs,
     };
@@ -230,8 +205,14 @@ export class Playground {
       return;
     }
     if (this.running) return;
+    const problem = settingsProblem(this.modelSettings);
+    if (problem) {
+      this.notice = problem;
+      return;
+    }
     this.notice = null;
     await this.boot();
+    this.#runModel = modelConfig(this.modelSettings, this.url.speed);
     const controller = new AbortController();
     this.#controller = controller;
     this.status = { kind: 'running' };
@@ -249,28 +230,28 @@ export class Playground {
       this.parent.messages = history;
       const port = await this.#sandboxPort();
       const host = Comlink.proxy({
-        onEvent: (event: WorkerEvent) => this.#onEvent(event),
+        onEvents: (events: WorkerEvent[]) => this.#onEvents(events),
         flush: () => {},
         runTask: (task: TaskRequest, calledAtEpoch: number) =>
           this.#runTask(task, calledAtEpoch, controller.signal),
       });
-      await untilStopped(
-        this.#parentApi.run(
-          { prompt, history, settings: this.#settings() },
-          Comlink.transfer(port, [port]),
-          host,
-        ),
-        controller.signal,
+      const run = this.#parentApi.run(
+        { prompt, history, settings: this.#settings() },
+        Comlink.transfer(port, [port]),
+        host,
       );
+      await untilStopped(Promise.race([run, this.#parentFailure!]), controller.signal);
       this.status = { kind: 'finished' };
     } catch (error) {
       if (controller.signal.aborted) this.status = { kind: 'stopped' };
       else {
-        this.status = { kind: 'failed', reason: message(error) };
+        this.status = { kind: 'failed', reason: scrub(message(error), this.modelSettings.apiKey) };
         this.#stopWorkers();
       }
     } finally {
       this.#controller = undefined;
+      this.#runModel = undefined;
+      this.retrying = null;
       this.parent.draft = null;
       performance.mark('run:finished');
     }
@@ -325,7 +306,7 @@ export class Playground {
       const run = api.run(
         { agent: id, prompt: task.prompt, settings: this.#settings() },
         Comlink.transfer(port, [port]),
-        Comlink.proxy({ onEvent: (event: WorkerEvent) => this.#onEvent(event), flush: () => {} }),
+        Comlink.proxy({ onEvents: (events: WorkerEvent[]) => this.#onEvents(events), flush: () => {} }),
       );
       const summary = await untilStopped(Promise.race([run, failure]), signal);
       column.summary = summary;
@@ -344,6 +325,11 @@ export class Playground {
 
   #column(agent: AgentId): AgentColumn | undefined {
     return agent === 'parent' ? this.parent : this.subagents.find((c) => c.id === agent);
+  }
+
+  #onEvents(batch: WorkerEvent[]): void {
+    if (!Array.isArray(batch)) throw new Error('events: expected an array of events');
+    for (const event of batch) this.#onEvent(event);
   }
 
   #onEvent(raw: WorkerEvent): void {
@@ -376,11 +362,14 @@ export class Playground {
         column?.startCall();
         break;
       case 'stream':
-        column?.stream(event.event);
+        if (event.event.type === 'retrying') {
+          this.retrying = `${event.agent}: attempt ${event.event.attempt}, ${scrub(event.event.reason, this.modelSettings.apiKey)}`;
+        } else column?.stream(event.event);
         break;
       case 'model_end':
+        this.retrying = null;
         // The demo model's usage is its own estimate; only a real API's counts are shown as counted.
-        column?.endCall(this.#modelConfig.provider === 'demo' ? undefined : event.usage);
+        column?.endCall(this.#runModel?.provider === 'anthropic' ? event.usage : undefined);
         break;
       case 'limit_reached':
         if (column) column.limitReached = true;
@@ -389,11 +378,43 @@ export class Playground {
         this.log = [...this.log, { agent: event.agent, text: event.line }];
         break;
       case 'error':
-        this.log = [...this.log, { agent: event.agent, text: `Error: ${event.error}` }];
+        this.log = [
+          ...this.log,
+          { agent: event.agent, text: `Error: ${scrub(event.error, this.modelSettings.apiKey)}` },
+        ];
         break;
       default:
         break;
     }
+  }
+
+  /**
+   * The run as JSON: every array on screen, the log and the settings that are not secret.
+   * The API key is never part of it.
+   */
+  exportRun(): string {
+    const { apiKey: _key, rememberKey: _remember, ...settings } = this.modelSettings;
+    const run = {
+      format: 's04-playground-run',
+      version: 1,
+      exportedAt: new Date(Date.now()).toISOString(), // eslint-disable-line svelte/prefer-svelte-reactivity -- a one-off timestamp, not state
+      model: { ...settings, label: this.modelLabel },
+      sandbox: { label: this.sandboxLabel, workdir: this.workdir, sample: this.url.sample },
+      status: this.status,
+      parent: { messages: this.parent.messages, usage: this.parent.usage },
+      subagents: this.subagents.map((c) => ({
+        id: c.id,
+        description: c.description,
+        taskId: c.taskId,
+        state: c.state,
+        summary: c.summary,
+        calls: c.calls,
+        usage: c.usage,
+        messages: c.messages,
+      })),
+      log: this.log,
+    };
+    return scrub(JSON.stringify(run, null, 2), this.modelSettings.apiKey);
   }
 
   /** Starts over: a fresh conversation (the files stay as they are). */
@@ -416,4 +437,13 @@ export class Playground {
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** localStorage when the page may use it (it throws in some privacy modes). */
+function storage(): Storage | undefined {
+  try {
+    return globalThis.localStorage;
+  } catch {
+    return undefined;
+  }
 }

@@ -31,19 +31,45 @@ export function toolHandlers(port: MessagePort, settings: AgentSettings): Record
 
 const epoch = () => performance.timeOrigin + performance.now();
 
+export interface EventForwarder {
+  onEvent: EventSink;
+  /** Sends what is queued now (before a call whose order matters, like `runTask`). */
+  send(): void;
+  /** Sends what is queued and resolves once the page has handled all of it. */
+  flush(): Promise<void>;
+}
+
 /**
- * Forwards loop events to the page and adds the User Timing measures the page records:
+ * Forwards loop events to the page in batches (one message per task of the worker's event
+ * loop, not one per streamed delta), adding the User Timing measures the page records:
  * `model:call` and `tool:<name>`.
  */
-export function eventForwarder(host: Comlink.Remote<EventHost> | EventHost): EventSink {
-  const send = (event: WorkerEvent) => void host.onEvent(event);
-  return (event: LoopEvent) => {
-    send(event);
-    if (event.type === 'model_end') {
-      send(timing(event.agent, 'model:call', event.durationMs));
-    } else if (event.type === 'tool_end') {
-      send(timing(event.agent, `tool:${event.name}`, event.durationMs));
-    }
+export function eventForwarder(host: Comlink.Remote<EventHost> | EventHost): EventForwarder {
+  let queue: WorkerEvent[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const send = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (!queue.length) return;
+    const batch = queue;
+    queue = [];
+    void host.onEvents(batch);
+  };
+  const push = (event: WorkerEvent) => {
+    queue.push(event);
+    timer ??= setTimeout(send, 0);
+  };
+  return {
+    onEvent(event: LoopEvent) {
+      push(event);
+      if (event.type === 'model_end') push(timing(event.agent, 'model:call', event.durationMs));
+      else if (event.type === 'tool_end') push(timing(event.agent, `tool:${event.name}`, event.durationMs));
+    },
+    send,
+    async flush() {
+      send();
+      await host.flush();
+    },
   };
 }
 

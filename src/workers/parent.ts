@@ -13,6 +13,7 @@ const api: ParentWorkerApi = {
 
   async run(request, sandbox, host: ParentHost) {
     const { prompt, history, settings } = checkParentRun(request);
+    const events = eventForwarder(host);
     try {
       const result = await parentLoop(prompt, {
         model: await createModel(settings.model),
@@ -21,12 +22,15 @@ const api: ParentWorkerApi = {
         baseHandlers: toolHandlers(sandbox, settings),
         history,
         concurrentTasks: true,
-        onEvent: eventForwarder(host),
-        runTask: (task) => host.runTask(checkTask(task), performance.timeOrigin + performance.now()),
+        onEvent: events.onEvent,
+        runTask: (task) => {
+          events.send(); // the task's column must not appear before the call that made it
+          return host.runTask(checkTask(task), performance.timeOrigin + performance.now());
+        },
       });
       return result.messages;
     } finally {
-      await host.flush();
+      await events.flush();
     }
   },
 };

@@ -20,7 +20,14 @@ export type Speed = 'instant' | 'normal';
 /** Which model drives the loops. An API key travels only inside this, never in a URL. */
 export type ModelConfig =
   | { provider: 'demo'; speed: Speed }
-  | { provider: 'anthropic'; apiKey: string; baseURL: string; model: string };
+  | {
+      provider: 'anthropic';
+      apiKey: string;
+      baseURL: string;
+      model: string;
+      /** Extended thinking with this token budget; off when absent. */
+      thinking?: { budgetTokens: number };
+    };
 
 export interface AgentSettings {
   model: ModelConfig;
@@ -45,7 +52,8 @@ export type WorkerEvent = LoopEvent | TimingEvent;
 
 /** The page's side of a run, handed to workers as a Comlink proxy. */
 export interface EventHost {
-  onEvent(event: WorkerEvent): void;
+  /** Events in the order they happened, batched by the worker. */
+  onEvents(events: WorkerEvent[]): void;
   /**
    * Answers once every event sent before it has been handled: events travel on their own port,
    * so a worker awaits this before it returns, and the page never sees an event after a result.
@@ -130,6 +138,12 @@ export function checkSettings(value: unknown): AgentSettings {
     expectString(model, 'apiKey', 'settings.model');
     expectString(model, 'baseURL', 'settings.model');
     expectString(model, 'model', 'settings.model');
+    if (model.thinking !== undefined) {
+      const budget = isRecord(model.thinking) ? model.thinking.budgetTokens : undefined;
+      if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 1) {
+        throw new ProtocolError("settings: 'thinking.budgetTokens' must be a positive integer");
+      }
+    }
   } else {
     throw new ProtocolError(`settings: unknown model provider ${JSON.stringify(model.provider)}`);
   }

@@ -14,6 +14,7 @@ const api: SubagentWorkerApi = {
 
   async run(request, sandbox, host: EventHost) {
     const { agent, prompt, settings } = checkSubagentRun(request);
+    const events = eventForwarder(host);
     try {
       return await runSubagent(prompt, {
         agent,
@@ -21,10 +22,10 @@ const api: SubagentWorkerApi = {
         modelName: settings.modelName,
         workdir: settings.workdir,
         baseHandlers: toolHandlers(sandbox, settings),
-        onEvent: eventForwarder(host),
+        onEvent: events.onEvent,
       });
     } finally {
-      await host.flush();
+      await events.flush();
     }
   },
 };

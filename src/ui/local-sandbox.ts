@@ -1,0 +1,46 @@
+/**
+ * The main thread's handle on the offline sandbox's worker.
+ *
+ * The worker is started as early as possible (src/boot.ts, before the app's bundle has loaded),
+ * so that just-bash loads and the sample project is mounted while the screen is still being
+ * built; the playground then takes the running instance over.
+ */
+import * as Comlink from 'comlink';
+import type { SampleName, SandboxWorkerApi } from '../workers/protocol';
+import SandboxWorker from '../workers/sandbox.ts?worker';
+import { failureOf } from './worker-failure';
+
+export class LocalSandboxHost {
+  static #early: LocalSandboxHost | undefined;
+
+  readonly worker: Worker;
+  readonly api: Comlink.Remote<SandboxWorkerApi>;
+  /** Resolves when the sample project is mounted and tools can run. */
+  readonly ready: Promise<{ workdir: string }>;
+
+  constructor(
+    readonly sample: SampleName,
+    worker?: Worker,
+  ) {
+    this.worker = worker ?? new SandboxWorker({ name: 'sandbox' });
+    this.api = Comlink.wrap<SandboxWorkerApi>(this.worker);
+    this.ready = Promise.race([this.api.boot(sample), failureOf(this.worker, 'sandbox')]);
+    this.ready.catch(() => {}); // reported by whoever awaits it
+  }
+
+  /** Starts the sandbox now, for a playground that will take it over later. */
+  static startEarly(sample: SampleName): void {
+    // The built page's first script may already have created the worker (build/early-sandbox.ts).
+    const started = (globalThis as { __s04EarlySandbox?: Worker }).__s04EarlySandbox;
+    this.#early ??= new LocalSandboxHost(sample, started);
+  }
+
+  /** The early-started sandbox if it holds this sample, or a new one. */
+  static take(sample: SampleName): LocalSandboxHost {
+    const early = this.#early;
+    this.#early = undefined;
+    if (early?.sample === sample) return early;
+    early?.worker.terminate();
+    return new LocalSandboxHost(sample);
+  }
+}

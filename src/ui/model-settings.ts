@@ -1,0 +1,129 @@
+/**
+ * The model settings: which provider, key, endpoint and model drive the loops.
+ *
+ * Where each value lives:
+ *   - provider, base URL, model, thinking: localStorage (`s04.settings`), overridden for one
+ *     page load by the URL (UI-CONTRACT.md);
+ *   - the API key: memory only, unless the learner ticks "remember" (then `s04.apiKey` in
+ *     localStorage, and nowhere else). It never goes into a URL, the log, an export or an error.
+ */
+import type { ModelConfig, Speed } from '../workers/protocol';
+import { DEFAULT_BASE_URL, DEFAULT_MODEL, type Provider, type UrlSettings } from './url-settings';
+
+export interface ModelSettings {
+  provider: Provider;
+  apiKey: string;
+  baseURL: string;
+  model: string;
+  /** Whether the learner allowed keeping the key on this device. */
+  rememberKey: boolean;
+  /** Extended thinking: off, or on with a token budget. */
+  thinking: boolean;
+  thinkingBudget: number;
+}
+
+export const SETTINGS_KEY = 's04.settings';
+export const API_KEY_KEY = 's04.apiKey';
+
+/** Model ids offered as suggestions; any id the endpoint knows works. */
+export const MODEL_SUGGESTIONS = [
+  DEFAULT_MODEL,
+  'claude-opus-4-1',
+  'claude-haiku-4-5',
+  'qwen3.5-plus',
+  'deepseek-chat',
+  'kimi-k2-turbo-preview',
+  'MiniMax-M2.5',
+];
+
+export const DEFAULTS: ModelSettings = {
+  provider: 'demo',
+  apiKey: '',
+  baseURL: DEFAULT_BASE_URL,
+  model: DEFAULT_MODEL,
+  rememberKey: false,
+  thinking: false,
+  thinkingBudget: 2048,
+};
+
+/** The least the API accepts for `budget_tokens`; it must also stay below max_tokens (8000). */
+export const THINKING_BUDGET = { min: 1024, max: 7999 };
+
+type Stored = Partial<Omit<ModelSettings, 'apiKey'>>;
+
+/** Reads stored settings, then lets the URL override them for this page load. */
+export function loadSettings(storage: Pick<Storage, 'getItem'> | undefined, url: UrlSettings): ModelSettings {
+  let stored: Stored = {};
+  try {
+    stored = JSON.parse(storage?.getItem(SETTINGS_KEY) ?? '{}') as Stored;
+  } catch {
+    // Unreadable settings are ignored; the defaults apply.
+  }
+  const apiKey = storage?.getItem(API_KEY_KEY) ?? '';
+  const settings: ModelSettings = {
+    ...DEFAULTS,
+    ...pickKnown(stored),
+    apiKey,
+    rememberKey: apiKey !== '',
+  };
+  if (url.provider) settings.provider = url.provider;
+  if (url.baseURL) settings.baseURL = url.baseURL;
+  if (url.model) settings.model = url.model;
+  return settings;
+}
+
+function pickKnown(stored: Stored): Stored {
+  const out: Stored = {};
+  if (stored.provider === 'demo' || stored.provider === 'anthropic') out.provider = stored.provider;
+  if (typeof stored.baseURL === 'string' && stored.baseURL) out.baseURL = stored.baseURL;
+  if (typeof stored.model === 'string' && stored.model) out.model = stored.model;
+  if (typeof stored.thinking === 'boolean') out.thinking = stored.thinking;
+  if (typeof stored.thinkingBudget === 'number') out.thinkingBudget = stored.thinkingBudget;
+  return out;
+}
+
+/** Stores the settings: the key only when the learner asked for it, and removes it otherwise. */
+export function saveSettings(
+  storage: Pick<Storage, 'setItem' | 'removeItem'> | undefined,
+  settings: ModelSettings,
+): void {
+  if (!storage) return;
+  const { apiKey, rememberKey, ...rest } = settings;
+  storage.setItem(SETTINGS_KEY, JSON.stringify(rest));
+  if (rememberKey && apiKey) storage.setItem(API_KEY_KEY, apiKey);
+  else storage.removeItem(API_KEY_KEY);
+}
+
+/** Checks settings a user entered; returns a sentence to show, or null when they can be used. */
+export function settingsProblem(settings: ModelSettings): string | null {
+  if (settings.provider === 'demo') return null;
+  if (!settings.apiKey.trim()) return 'The Anthropic API needs an API key: add one in Settings.';
+  if (!/^https?:\/\/[^\s/]+/.test(settings.baseURL.trim())) {
+    return 'The base URL must start with http:// or https://, e.g. https://api.anthropic.com.';
+  }
+  if (!settings.model.trim()) return 'Choose a model id in Settings.';
+  if (
+    settings.thinking &&
+    !(settings.thinkingBudget >= THINKING_BUDGET.min && settings.thinkingBudget <= THINKING_BUDGET.max)
+  ) {
+    return `The thinking budget must be between ${THINKING_BUDGET.min} and ${THINKING_BUDGET.max} tokens.`;
+  }
+  return null;
+}
+
+/** What the workers receive. */
+export function modelConfig(settings: ModelSettings, speed: Speed): ModelConfig {
+  if (settings.provider === 'demo') return { provider: 'demo', speed };
+  return {
+    provider: 'anthropic',
+    apiKey: settings.apiKey.trim(),
+    baseURL: settings.baseURL.trim(),
+    model: settings.model.trim(),
+    ...(settings.thinking ? { thinking: { budgetTokens: settings.thinkingBudget } } : {}),
+  };
+}
+
+/** Removes a secret from text that may be shown, logged or exported. */
+export function scrub(text: string, secret: string): string {
+  return secret.length >= 4 ? text.split(secret).join('[api key]') : text;
+}
