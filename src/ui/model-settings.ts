@@ -28,12 +28,12 @@ export const API_KEY_KEY = 's04.apiKey';
 /** Model ids offered as suggestions; any id the endpoint knows works. */
 export const MODEL_SUGGESTIONS = [
   DEFAULT_MODEL,
-  'claude-opus-4-1',
-  'claude-haiku-4-5',
+  'claude-opus-5-5',
+  'claude-haiku-5-5',
   'qwen3.5-plus',
-  'deepseek-chat',
+  'deepseek-v4-flash',
   'kimi-k2-turbo-preview',
-  'MiniMax-M2.5',
+  'MiniMax-M2.7',
 ];
 
 export const DEFAULTS: ModelSettings = {

@@ -18,7 +18,7 @@ export interface UrlSettings {
   ignored: string[];
 }
 
-export const DEFAULT_MODEL = 'claude-sonnet-4-5';
+export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 export const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
 function oneOf<T extends string>(value: string | null, options: readonly T[]): T | undefined {
