@@ -154,6 +154,46 @@ test.describe('the Anthropic API path (mock endpoint)', () => {
     await expect(parentList(page).last()).toContainText('unittest');
   });
 
+  test('two task calls in one response run at once in two workers; results return in call order', async ({
+    page,
+    watch,
+  }) => {
+    await openWithKey(page, 'mock-parallel');
+    await page.evaluate(() => {
+      // The most subagent workers alive at the same time.
+      const log = (window as unknown as { __workerLog: Array<{ name: string; terminated: boolean }> })
+        .__workerLog;
+      const w = window as unknown as { __mostAlive: number };
+      w.__mostAlive = 0;
+      const tick = () => {
+        const alive = log.filter((e) => e.name.startsWith('subagent-') && !e.terminated).length;
+        w.__mostAlive = Math.max(w.__mostAlive, alive);
+        requestAnimationFrame(tick);
+      };
+      tick();
+    });
+    await page.getByRole('textbox', { name: 'Prompt' }).fill('Survey this project two ways at once');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(status(page)).toHaveText(/^Finished/, { timeout: 20_000 });
+    expect(await page.evaluate(() => (window as unknown as { __mostAlive: number }).__mostAlive)).toBe(2);
+    expect((await watch.names()).filter((n) => n.startsWith('subagent-'))).toEqual([
+      'subagent-1',
+      'subagent-2',
+    ]);
+    expect(await watch.open('subagent-')).toEqual([]);
+
+    // One user message with both results, in the order of the calls.
+    const sent = await requests(page);
+    const final = sent.filter((r) => r.body.tools.length === 5)[1].body.messages;
+    const calls = (final[1].content as Array<{ type: string; id: string }>).filter(
+      (b) => b.type === 'tool_use',
+    );
+    const results = final[2].content as Array<{ tool_use_id: string }>;
+    expect(results.map((r) => r.tool_use_id)).toEqual(calls.map((c) => c.id));
+    await expect(subagentRegion(page, 1)).toContainText('survey files');
+    await expect(subagentRegion(page, 2)).toContainText('read the readme');
+  });
+
   test('thinking and redacted_thinking blocks a provider sends unasked are shown and passed back', async ({
     page,
   }) => {

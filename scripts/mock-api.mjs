@@ -25,6 +25,7 @@
  *   mock-529-then-ok  529 overloaded on the first attempt of each call, then mock-s04
  *   mock-slow         mock-s04 streamed at ~100 ms per event (for Stop)
  *   mock-hang         sends the response headers, then nothing
+ *   mock-parallel     the parent calls `task` twice in one response (two subagents at once)
  *
  * Like the real API it rejects malformed conversations with 400: a tool_use without its
  * tool_result, a thinking block whose signature was changed, fields the API does not accept
@@ -53,6 +54,7 @@ export const SCENARIOS = [
   'mock-500',
   'mock-slow',
   'mock-hang',
+  'mock-parallel',
 ];
 
 /** An error reply shaped like Anthropic's: `{type: "error", error: {type, message}}`. */
@@ -251,6 +253,37 @@ function s04Reply(body, ids) {
       {
         type: 'text',
         text: `Findings: the project has ${listing.length} entries (${listing.slice(0, 12).join(', ')}). ${read} begins with: "${firstLine}".`,
+      },
+    ],
+  };
+}
+
+/** mock-parallel: the parent delegates two tasks in ONE response; subagents answer as in mock-s04. */
+function parallelReply(body, ids) {
+  if (isSubagent(body)) return s04Reply(body, ids);
+  const results = toolResults(body.messages[body.messages.length - 1]);
+  if (results.length === 0) {
+    const task = (description, prompt) => ({
+      type: 'tool_use',
+      id: ids.next(),
+      name: 'task',
+      input: { description, prompt },
+    });
+    return {
+      stop_reason: 'tool_use',
+      content: [
+        { type: 'text', text: 'Two independent questions: I will ask two subagents at once.' },
+        task('survey files', 'List the files of the project and summarize what you find.'),
+        task('read the readme', 'List the files, read the README, and summarize it.'),
+      ],
+    };
+  }
+  return {
+    stop_reason: 'end_turn',
+    content: [
+      {
+        type: 'text',
+        text: results.map((r, i) => `Subagent ${i + 1}: ${resultText(r).slice(0, 300)}`).join('\n\n'),
       },
     ],
   };
@@ -526,6 +559,9 @@ export function startMockApi({
         return { reply: withThinking(s04Reply(body, ids), body) };
       case 'mock-slow':
         return { reply: s04Reply(body, ids), delayMs: 100 };
+      case 'mock-parallel':
+        // Subagents stream slowly enough that both are at work at the same time.
+        return { reply: parallelReply(body, ids), delayMs: isSubagent(body) ? 40 : 0 };
       case 'mock-hang':
         return { hang: true };
       default:
