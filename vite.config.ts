@@ -1,6 +1,7 @@
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
 import { earlySandbox } from './build/early-sandbox.ts';
+import { pyodideAssets } from './build/pyodide-assets.ts';
 
 /** Cross-origin isolation: needed by WebContainer and by SharedArrayBuffer in the workers. */
 const isolation = {
@@ -9,7 +10,7 @@ const isolation = {
 };
 
 export default defineConfig({
-  plugins: [svelte(), earlySandbox()],
+  plugins: [svelte(), earlySandbox(), pyodideAssets(isolation)],
   server: { headers: isolation },
   preview: { headers: isolation },
   worker: { format: 'es' },

@@ -8,6 +8,9 @@
  *               └─ Bash   one per exec(): cheap to build, so each command carries its own
  *                         agent, limits and deadline, and concurrent agents never mix them up
  *
+ * `node` (QuickJS) and `python3` (Pyodide) are custom commands too, loaded on first use
+ * (runtimes/index.ts).
+ *
  * It also smooths over what agents trip on in just-bash: `/dev/null` is a plain file there (here
  * writes to it vanish and it reads empty), `/tmp` is missing, loop limits are low (here the
  * timeout is what stops a runaway command), and an output over `maxOutputSize` loses ALL output
@@ -16,6 +19,8 @@
 import { Bash, InMemoryFs, defineCommand } from 'just-bash';
 import type { CpOptions, FileContent, FsStat, IFileSystem, MkdirOptions, RmOptions } from 'just-bash';
 import type { AgentId } from '../core/messages';
+import { LanguageRuntimes, RUNTIME_COMMAND_NAMES, type RuntimeExec, type RuntimeProgress } from './runtimes';
+import type { PythonHost } from './runtimes/python-host';
 import type { ExecOptions, ExecResult, FileChange, FileEntry, ProjectFiles, Sandbox } from './sandbox';
 
 export const DEFAULT_WORKDIR = '/home/user/project';
@@ -398,17 +403,26 @@ const CUSTOM_COMMANDS = [
   rewriting('fgrep', normalizeGrepArgs),
 ];
 
+export interface LocalSandboxOptions {
+  workdir?: string;
+  /** Where `python3` runs; by default a nested worker in browsers, the calling thread in Node. */
+  python?: () => Promise<PythonHost>;
+}
+
 /** The offline sandbox: a just-bash shell per command over one shared in-memory filesystem. */
 export class LocalSandbox implements Sandbox {
   readonly kind = 'local' as const;
   readonly #feed: ChangeFeed;
+  readonly #runtimes: LanguageRuntimes;
   #disposed = false;
 
   constructor(
     fs: InMemoryFs,
     readonly workdir: string,
+    options: Pick<LocalSandboxOptions, 'python'> = {},
   ) {
     this.#feed = new ChangeFeed(fs);
+    this.#runtimes = new LanguageRuntimes({ roots: [workdir, HOME, '/tmp'], python: options.python });
   }
 
   /** Runs one command in its own Bash, in `workdir`, attributed to `options.agent`. */
@@ -416,25 +430,37 @@ export class LocalSandbox implements Sandbox {
     if (this.#disposed) throw new Error('The sandbox has been disposed');
     const { timeoutMs, signal, agent = 'user' } = options;
     if (signal?.aborted) return { stdout: '', stderr: '', exitCode: EXIT_STOPPED, timedOut: false };
+    // A runtime's first load (Pyodide: seconds) happens before the clock starts.
+    const notes = await this.#runtimes.prepare(command);
+    if (signal?.aborted) return { stdout: '', stderr: notes, exitCode: EXIT_STOPPED, timedOut: false };
+    const fs = new AgentFs(this.#feed, agent);
+    const started = Date.now();
+    const runtime: RuntimeExec = { fs, deadline: started + timeoutMs, signal, timedOut: false };
     const bash = new Bash({
-      fs: new AgentFs(this.#feed, agent),
+      fs,
       cwd: this.workdir,
       env: { HOME, USER: 'user', TMPDIR: '/tmp' },
-      customCommands: CUSTOM_COMMANDS,
+      customCommands: [...CUSTOM_COMMANDS, ...this.#runtimes.commands(runtime)],
       // The deadline is checked inside the interpreter, so it stops even `while true; do :; done`,
       // which never yields to the event loop and so never sees an AbortSignal fire.
       executionLimits: { ...EXECUTION_LIMITS, maxExecutionTimeMs: Math.max(1, timeoutMs) },
     });
-    const started = Date.now();
     const result = await bash.exec(command, { signal, cwd: this.workdir });
     const elapsed = Date.now() - started;
+    const stderr = notes + result.stderr;
     if (signal?.aborted) {
-      return { stdout: result.stdout, stderr: result.stderr, exitCode: EXIT_STOPPED, timedOut: false };
+      return { stdout: result.stdout, stderr, exitCode: EXIT_STOPPED, timedOut: false };
     }
     const timedOut =
+      runtime.timedOut ||
       elapsed >= timeoutMs ||
       (result.exitCode === 124 && /exceeded (its )?execution deadline/.test(result.stderr));
-    return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode, timedOut };
+    return { stdout: result.stdout, stderr, exitCode: result.exitCode, timedOut };
+  }
+
+  /** Reports the first load of `node` (QuickJS) and `python3` (Pyodide), for the screen. */
+  onRuntimeProgress(listener: (progress: RuntimeProgress) => void): () => void {
+    return this.#runtimes.onProgress(listener);
   }
 
   /** Reads a text file; a missing path or a directory fails as Python's open() does. */
@@ -495,16 +521,19 @@ export class LocalSandbox implements Sandbox {
   dispose(): void {
     this.#disposed = true;
     this.#feed.clear();
+    this.#runtimes.dispose();
   }
 }
 
 /** Mounts `files` (paths relative to the project) in a fresh in-memory filesystem. */
-export async function create(files: ProjectFiles, options: { workdir?: string } = {}): Promise<LocalSandbox> {
+export async function create(files: ProjectFiles, options: LocalSandboxOptions = {}): Promise<LocalSandbox> {
   const workdir = normalize(options.workdir ?? DEFAULT_WORKDIR);
   const fs = new InMemoryFs();
   // A Bash built over the bare InMemoryFs lays out /bin, /usr/bin, /dev and /proc once, and the
-  // workdir. Later ones see the fs through AgentFs and leave it alone.
-  new Bash({ fs, cwd: workdir });
+  // workdir. Later ones see the fs through AgentFs and leave it alone, so the stubs by which the
+  // shell finds node and python3 (registered per exec) are laid out here too.
+  const stub = (name: string) => defineCommand(name, async () => ({ stdout: '', stderr: '', exitCode: 0 }));
+  new Bash({ fs, cwd: workdir, customCommands: RUNTIME_COMMAND_NAMES.map(stub) });
   for (const dir of [HOME, workdir, '/tmp']) await fs.mkdir(dir, { recursive: true });
   for (const [relative, content] of Object.entries(files)) {
     const path = normalize(`${workdir}/${relative}`);
@@ -513,5 +542,5 @@ export async function create(files: ProjectFiles, options: { workdir?: string } 
     await fs.mkdir(parentOf(path), { recursive: true });
     await fs.writeFile(path, content);
   }
-  return new LocalSandbox(fs, workdir);
+  return new LocalSandbox(fs, workdir, options);
 }

@@ -1,0 +1,423 @@
+/**
+ * `node` on QuickJS: runs one script in a fresh QuickJS runtime over a FileTree (tree.ts).
+ *
+ *   runNode ─ new runtime (64 MB, interrupt at the deadline)
+ *     ├─ node-prelude.js   the Node-like world, in plain JavaScript inside QuickJS
+ *     ├─ host functions    synchronous: write, fs over the FileTree, compile, exit, clock
+ *     └─ event loop        here, outside QuickJS: pending jobs, then timers, awaiting between
+ *                          them so the sandbox worker stays responsive while a script sleeps
+ *
+ * QuickJS checks its interrupt handler every few thousand instructions, so `while (true) {}`
+ * ends at the deadline, and so does `process.exit()`: the exit cannot be caught by the script.
+ * The QuickJS module (about 500 KB of wasm) is loaded on first use and shared by later runs.
+ */
+import {
+  newQuickJSWASMModuleFromVariant,
+  type QuickJSContext,
+  type QuickJSHandle,
+  type QuickJSWASMModule,
+} from 'quickjs-emscripten-core';
+import PRELUDE from './node-prelude.js?raw';
+import { TreeError, type FileTree } from './tree';
+
+/** What `node --version` prints, without the `v`: honest about what runs. */
+const NODE_VERSION = '0.0.0-quickjs';
+/** The vendored QuickJS of @jitl/quickjs-wasmfile-release-sync 0.32.0. */
+const QUICKJS_VERSION = '2025-09-13';
+const MEMORY_LIMIT_BYTES = 64 * 1024 * 1024;
+/**
+ * QuickJS's own stack check, kept under what a browser worker gives wasm: measured in Chromium,
+ * 128 KB lets plain recursion reach ~740 frames and still fail inside QuickJS (a catchable
+ * "InternalError: stack overflow"). Deeper native recursion (JSON.stringify of a very deep
+ * object) overflows the worker's stack instead: that is caught below and costs the module.
+ */
+const STACK_LIMIT_BYTES = 128 * 1024;
+/** Per stream: a script printing in a loop until the timeout must not eat the worker's memory. */
+const OUTPUT_LIMIT_CHARS = 8 * 1024 * 1024;
+
+export type NodeProgram = { kind: 'file'; path: string } | { kind: 'eval'; code: string; print: boolean };
+
+export interface NodeRun {
+  program: NodeProgram;
+  /** process.argv as Node builds it: [execPath, script?, ...args]. */
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  stdin: string;
+  /** The files the script sees; its writes change this tree. */
+  tree: FileTree;
+  /** Date.now() at which the script is stopped. */
+  deadline: number;
+  signal?: AbortSignal;
+  memoryLimitBytes?: number;
+}
+
+export interface NodeResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+  timedOut: boolean;
+}
+
+let quickjs: Promise<QuickJSWASMModule> | undefined;
+
+/** Loads the QuickJS wasm module once; later runs reuse it. */
+export function loadQuickJS(): Promise<QuickJSWASMModule> {
+  if (!quickjs) {
+    quickjs = import('@jitl/quickjs-wasmfile-release-sync').then((variant) =>
+      newQuickJSWASMModuleFromVariant(variant.default),
+    );
+    quickjs.catch(() => (quickjs = undefined));
+  }
+  return quickjs;
+}
+
+/** A module whose state may be broken (host stack overflow, failed teardown) is not reused. */
+function discardModule(): void {
+  quickjs = undefined;
+}
+
+class Output {
+  readonly #parts: string[][] = [[], []];
+  readonly #sizes = [0, 0];
+
+  write(fd: number, text: string): void {
+    const stream = fd === 2 ? 1 : 0;
+    if (this.#sizes[stream] >= OUTPUT_LIMIT_CHARS) return;
+    this.#parts[stream].push(text);
+    this.#sizes[stream] += text.length;
+    if (this.#sizes[stream] >= OUTPUT_LIMIT_CHARS) {
+      this.#parts[stream].push(`\n[node: output cut at ${OUTPUT_LIMIT_CHARS / 1024 / 1024} MB]\n`);
+    }
+  }
+
+  get stdout(): string {
+    return this.#parts[0].join('');
+  }
+
+  get stderr(): string {
+    return this.#parts[1].join('');
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, Math.max(0, ms));
+    signal?.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Copies bytes into a fresh ArrayBuffer, as QuickJS's newArrayBuffer wants. */
+function arrayBuffer(bytes: Uint8Array): ArrayBuffer {
+  return bytes.slice().buffer as ArrayBuffer;
+}
+
+/** Runs one `node` program to completion, exit, timeout or abort. */
+export async function runNode(run: NodeRun): Promise<NodeResult> {
+  const module = await loadQuickJS();
+  const output = new Output();
+  const memoryLimit = run.memoryLimitBytes ?? MEMORY_LIMIT_BYTES;
+  let exitCode: number | undefined;
+  let outOfMemory = false;
+  let broken = false;
+
+  const runtime = module.newRuntime();
+  runtime.setMemoryLimit(memoryLimit);
+  runtime.setMaxStackSize(STACK_LIMIT_BYTES);
+  runtime.setInterruptHandler(
+    () => exitCode !== undefined || Date.now() >= run.deadline || run.signal?.aborted === true,
+  );
+  const vm = runtime.newContext();
+
+  const timedOut = () => exitCode === undefined && Date.now() >= run.deadline;
+  const over = () => exitCode !== undefined || Date.now() >= run.deadline || run.signal?.aborted === true;
+
+  /** An error QuickJS handed back: an exit, the deadline, or something the prelude did not catch. */
+  const settle = (error: QuickJSHandle): void => {
+    const dumped = vm.dump(error) as { name?: string; message?: string; stack?: string } | string;
+    error.dispose();
+    if (over()) return;
+    const name = typeof dumped === 'object' ? dumped?.name : undefined;
+    const message = typeof dumped === 'object' ? dumped?.message : String(dumped);
+    if (outOfMemory || (name === 'InternalError' && message === 'out of memory')) {
+      outOfMemory = true;
+      exitCode = 134;
+      return;
+    }
+    output.write(2, `node: internal error: ${name ?? 'Error'}: ${message}\n`);
+    exitCode = 1;
+  };
+
+  /** Calls a function of the prelude's API; returns its result as a JS value, or undefined. */
+  const call = (api: QuickJSHandle, name: string, ...args: QuickJSHandle[]): unknown => {
+    const fn = vm.getProp(api, name);
+    try {
+      const result = vm.callFunction(fn, api, ...args);
+      if (result.error) {
+        settle(result.error);
+        return undefined;
+      }
+      const value = vm.dump(result.value);
+      result.value.dispose();
+      return value;
+    } finally {
+      fn.dispose();
+    }
+  };
+
+  try {
+    const host = installHost(vm, run.tree, output, {
+      exit: (code) => (exitCode ??= code),
+      outOfMemory: () => (outOfMemory = true),
+    });
+    const factory = vm.unwrapResult(vm.evalCode(PRELUDE, 'node:internal/prelude', { type: 'global' }));
+    const init = vm.newString(
+      JSON.stringify({
+        version: NODE_VERSION,
+        quickjsVersion: QUICKJS_VERSION,
+        argv: run.argv,
+        cwd: run.cwd,
+        env: run.env,
+        stdin: run.stdin,
+        memoryLimitBytes: memoryLimit,
+      }),
+    );
+    const apiResult = vm.callFunction(factory, vm.undefined, host, init);
+    factory.dispose();
+    init.dispose();
+    host.dispose();
+    const api = vm.unwrapResult(apiResult);
+
+    try {
+      start(vm, api, run.program, call, settle);
+      await eventLoop(runtime, api, call, settle, over, run);
+      if (!over()) call(api, 'finish');
+    } finally {
+      api.dispose();
+    }
+  } catch (error) {
+    // The host's own stack overflowed inside QuickJS (deep recursion) or the wasm trapped: the
+    // module's state is broken, so it is dropped whole (disposing it would only abort) and the
+    // next run loads a fresh one.
+    broken = error instanceof RangeError || error instanceof WebAssembly.RuntimeError;
+    if (broken) discardModule();
+    if (!over()) {
+      const text =
+        error instanceof RangeError ? `RangeError: ${error.message}` : `node: internal error: ${error}`;
+      output.write(2, `${text}\n`);
+      exitCode = 1;
+    }
+  } finally {
+    if (!broken) {
+      try {
+        vm.dispose();
+        runtime.dispose();
+      } catch {
+        discardModule();
+      }
+    }
+  }
+
+  if (outOfMemory) {
+    output.write(
+      2,
+      `FATAL ERROR: JavaScript heap out of memory (this sandbox's node is QuickJS, limited to ` +
+        `${Math.round(memoryLimit / 1024 / 1024)} MB)\n`,
+    );
+    exitCode = 134;
+  }
+  const stoppedByDeadline = timedOut();
+  if (stoppedByDeadline) output.write(2, `node: stopped at the time limit\n`);
+  return {
+    stdout: output.stdout,
+    stderr: output.stderr,
+    exitCode: stoppedByDeadline ? 124 : run.signal?.aborted ? 130 : (exitCode ?? 0),
+    timedOut: stoppedByDeadline,
+  };
+}
+
+type Call = (api: QuickJSHandle, name: string, ...args: QuickJSHandle[]) => unknown;
+
+function start(
+  vm: QuickJSContext,
+  api: QuickJSHandle,
+  program: NodeProgram,
+  call: Call,
+  settle: (error: QuickJSHandle) => void,
+): void {
+  if (program.kind === 'file') {
+    vm.newString(program.path).consume((path) => call(api, 'runMain', path));
+    return;
+  }
+  call(api, 'prepareEval');
+  const result = vm.evalCode(program.code, '[eval]', { type: 'global' });
+  if (result.error) {
+    const source = vm.newString(program.code);
+    const fatal = vm.getProp(api, 'fatal');
+    const reported = vm.callFunction(fatal, api, result.error, source);
+    fatal.dispose();
+    source.dispose();
+    result.error.dispose();
+    if (reported.error) settle(reported.error);
+    else reported.value.dispose();
+    return;
+  }
+  if (program.print) call(api, 'print', result.value);
+  result.value.dispose();
+}
+
+async function eventLoop(
+  runtime: ReturnType<QuickJSWASMModule['newRuntime']>,
+  api: QuickJSHandle,
+  call: Call,
+  settle: (error: QuickJSHandle) => void,
+  over: () => boolean,
+  run: NodeRun,
+): Promise<void> {
+  for (;;) {
+    if (over()) return;
+    const jobs = runtime.executePendingJobs(-1);
+    if (jobs.error) {
+      settle(jobs.error);
+      return;
+    }
+    if (over()) return;
+    const wait = call(api, 'nextTimer') as number | undefined;
+    if (wait === undefined || over()) return;
+    if (wait < 0) {
+      if (runtime.hasPendingJob()) continue;
+      // No timers: 'beforeExit' may schedule more, else the run is over.
+      if (call(api, 'finish') === -1 && !over()) continue;
+      return;
+    }
+    if (wait > 0) {
+      await sleep(Math.min(wait, run.deadline - Date.now()), run.signal);
+      if (over()) return;
+    }
+    call(api, 'runTimers');
+  }
+}
+
+interface HostControl {
+  exit(code: number): void;
+  outOfMemory(): void;
+}
+
+/** The synchronous functions the prelude builds Node's modules on. */
+function installHost(
+  vm: QuickJSContext,
+  tree: FileTree,
+  output: Output,
+  control: HostControl,
+): QuickJSHandle {
+  const host = vm.newObject();
+  const define = (name: string, fn: (...args: QuickJSHandle[]) => QuickJSHandle | undefined) => {
+    vm.newFunction(name, fn).consume((handle) => vm.setProp(host, name, handle));
+  };
+  const fsCode = (error: unknown): string => {
+    if (error instanceof TreeError) return error.code;
+    throw error;
+  };
+
+  define('write', (fd, text) => {
+    output.write(vm.getNumber(fd), vm.getString(text));
+    return undefined;
+  });
+  define('now', () => vm.newNumber(performance.now()));
+  define('exit', (code) => {
+    control.exit(vm.getNumber(code) | 0);
+    return undefined;
+  });
+  define('outOfMemory', () => {
+    control.outOfMemory();
+    return undefined;
+  });
+  define('utf8Encode', (text) => vm.newArrayBuffer(arrayBuffer(encoder.encode(vm.getString(text)))));
+  define('utf8Decode', (buffer) =>
+    vm.newString(vm.getArrayBuffer(buffer).consume((bytes) => decoder.decode(bytes.value))),
+  );
+
+  define('fs', (opHandle, argsHandle) => {
+    const op = vm.getString(opHandle);
+    const args = JSON.parse(vm.getString(argsHandle)) as unknown[];
+    let reply: { ok?: unknown; error?: string };
+    try {
+      reply = { ok: fsOperation(tree, op, args) };
+    } catch (error) {
+      reply = { error: fsCode(error) };
+    }
+    return vm.newString(JSON.stringify(reply));
+  });
+  define('readBytes', (path) => {
+    try {
+      return vm.newArrayBuffer(arrayBuffer(tree.readFile(vm.getString(path))));
+    } catch (error) {
+      return vm.newString(fsCode(error));
+    }
+  });
+  define('writeText', (path, text, append) => {
+    try {
+      tree.writeFile(vm.getString(path), vm.getString(text), vm.dump(append) === true);
+      return undefined;
+    } catch (error) {
+      return vm.newString(fsCode(error));
+    }
+  });
+  define('writeBytes', (path, buffer, append) => {
+    try {
+      const bytes = vm.getArrayBuffer(buffer).consume((view) => view.value.slice());
+      tree.writeFile(vm.getString(path), bytes, vm.dump(append) === true);
+      return undefined;
+    } catch (error) {
+      return vm.newString(fsCode(error));
+    }
+  });
+  define('compile', (code, filename) => {
+    const result = vm.evalCode(vm.getString(code), vm.getString(filename), { type: 'global' });
+    const pair = vm.newArray();
+    if (result.error) {
+      vm.setProp(pair, 1, result.error);
+      result.error.dispose();
+    } else {
+      vm.setProp(pair, 0, result.value);
+      result.value.dispose();
+    }
+    return pair;
+  });
+  return host;
+}
+
+function fsOperation(tree: FileTree, op: string, args: unknown[]): unknown {
+  const path = String(args[0]);
+  switch (op) {
+    case 'readText':
+      return decoder.decode(tree.readFile(path));
+    case 'stat': {
+      const entry = tree.get(path);
+      if (!entry) return null;
+      return entry.type === 'directory'
+        ? { type: 'directory', size: 4096, mtimeMs: 0 }
+        : { type: 'file', size: entry.data.length, mtimeMs: entry.mtimeMs };
+    }
+    case 'readdir':
+      return tree.readdir(path);
+    case 'mkdir':
+      return tree.mkdir(path, args[1] === true) ?? null;
+    case 'remove':
+      tree.remove(path, args[1] as { recursive?: boolean; force?: boolean; directory?: boolean });
+      return null;
+    case 'rename':
+      tree.rename(path, String(args[1]));
+      return null;
+    default:
+      throw new Error(`Unknown fs operation: ${op}`);
+  }
+}
