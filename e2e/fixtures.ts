@@ -31,10 +31,19 @@ function recordWorkers() {
   };
 }
 
+/** WebContainer's runtime: the client loads it in an iframe from StackBlitz. */
+export const WEBCONTAINER_RUNTIME =
+  /^https:\/\/([\w-]+\.)*(stackblitz\.com|webcontainer\.io|webcontainer-api\.io)\//;
+
 /** What the page did behind the screen: its workers, console errors and requests. */
 export class Watch {
   readonly consoleErrors: string[] = [];
   readonly externalRequests: string[] = [];
+  /**
+   * Requests for WebContainer's runtime (sandbox=auto tries it). They are answered as if offline,
+   * so every test sees the same thing whether or not the machine has internet.
+   */
+  readonly webContainerRequests: string[] = [];
   /** Console errors a test expects (the browser reports failed HTTP responses as errors). */
   readonly #allowed: RegExp[] = [];
   /** Workers Playwright saw close (any name). */
@@ -48,6 +57,7 @@ export class Watch {
     page.on('pageerror', (error) => this.consoleErrors.push(String(error)));
     page.on('request', (request) => {
       const url = new URL(request.url());
+      if (WEBCONTAINER_RUNTIME.test(request.url())) return;
       if (!['127.0.0.1', 'localhost'].includes(url.hostname) && !['data:', 'blob:'].includes(url.protocol)) {
         this.externalRequests.push(request.url());
       }
@@ -66,6 +76,10 @@ export class Watch {
 
   async install(): Promise<void> {
     await this.page.addInitScript(recordWorkers);
+    await this.page.route(WEBCONTAINER_RUNTIME, (route) => {
+      this.webContainerRequests.push(route.request().url());
+      return route.abort('internetdisconnected');
+    });
   }
 
   async #log(): Promise<Array<{ name: string; terminated: boolean }>> {

@@ -70,6 +70,7 @@ test.describe('sample prompts on the demo model', () => {
   }) => {
     await open(page);
     const files = page.getByRole('region', { name: 'Files' });
+    await expect(files).toContainText('conftest.py'); // the tree is listed before it is compared
     const before = await files.innerText();
     await runSample(page, PROMPTS.module);
     const after = await files.innerText();

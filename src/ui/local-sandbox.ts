@@ -6,11 +6,14 @@
  * built; the playground then takes the running instance over.
  */
 import * as Comlink from 'comlink';
+import type { FileChange } from '../sandbox/sandbox';
 import type { SampleName, SandboxWorkerApi } from '../workers/protocol';
 import SandboxWorker from '../workers/sandbox.ts?worker';
+import type { SandboxHost } from './sandbox-host';
 import { failureOf } from './worker-failure';
 
-export class LocalSandboxHost {
+export class LocalSandboxHost implements SandboxHost {
+  readonly kind = 'local' as const;
   static #early: LocalSandboxHost | undefined;
 
   readonly worker: Worker;
@@ -26,6 +29,26 @@ export class LocalSandboxHost {
     this.api = Comlink.wrap<SandboxWorkerApi>(this.worker);
     this.ready = Promise.race([this.api.boot(sample), failureOf(this.worker, 'sandbox')]);
     this.ready.catch(() => {}); // reported by whoever awaits it
+  }
+
+  async connect(port: MessagePort): Promise<void> {
+    await this.api.connect(Comlink.transfer(port, [port]));
+  }
+
+  async watch(listener: (changes: FileChange[]) => void): Promise<void> {
+    await this.api.watch(Comlink.proxy(listener));
+  }
+
+  list() {
+    return this.api.list();
+  }
+
+  readFile(path: string): Promise<string> {
+    return this.api.readFile(path);
+  }
+
+  dispose(): void {
+    this.worker.terminate();
   }
 
   /** Starts the sandbox now, for a playground that will take it over later. */

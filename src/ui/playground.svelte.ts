@@ -15,7 +15,6 @@ import {
   type AgentSettings,
   type ModelConfig,
   type ParentWorkerApi,
-  type SandboxWorkerApi,
   type SubagentWorkerApi,
   type WorkerEvent,
 } from '../workers/protocol';
@@ -23,6 +22,7 @@ import ParentWorker from '../workers/parent.ts?worker';
 import SubagentWorker from '../workers/subagent.ts?worker';
 import { AgentColumn, resumableHistory } from './agent-column.svelte';
 import { LocalSandboxHost } from './local-sandbox';
+import { SANDBOX_LABELS, type SandboxHost } from './sandbox-host';
 import { failureOf } from './worker-failure';
 import {
   DEFAULTS,
@@ -42,6 +42,19 @@ export type RunStatus =
   | { kind: 'finished' }
   | { kind: 'stopped' }
   | { kind: 'failed'; reason: string };
+
+/**
+ * WebContainer, as the header tells it: `off` (sandbox=local), `starting`, `unavailable` (why),
+ * `ready` (booted after the first run began: the switch is offered), `active` (in use; `moved`
+ * when the sample project was moved to it before the first run, `switched` after the learner's
+ * switch, `chosen` with sandbox=webcontainer).
+ */
+export type WebContainerStatus =
+  | { kind: 'off' }
+  | { kind: 'starting' }
+  | { kind: 'unavailable'; reason: string }
+  | { kind: 'ready' }
+  | { kind: 'active'; how: 'moved' | 'switched' | 'chosen' };
 
 export interface LogLine {
   agent: AgentId;
@@ -91,6 +104,7 @@ export class Playground {
   marks = $state.raw<Record<string, FileMark>>({});
   workdir = $state('');
   sandboxLabel = $state('');
+  webContainer = $state.raw<WebContainerStatus>({ kind: 'off' });
   /** A message for the user about their input (e.g. an empty prompt). */
   notice = $state<string | null>(null);
   /** The Settings dialog's values (see model-settings.ts for where each one is kept). */
@@ -100,8 +114,13 @@ export class Playground {
 
   running = $derived(this.status.kind === 'running');
 
-  #sandboxWorker: Worker | undefined;
-  #sandbox: Comlink.Remote<SandboxWorkerApi> | undefined;
+  /** The sandbox the agents use now. */
+  #sandbox: SandboxHost | undefined;
+  /** A WebContainer that booted after the first run began, until the learner switches to it. */
+  #offered: SandboxHost | undefined;
+  /** Settles when a change of sandbox is done; a run waits for it. */
+  #switching: Promise<void> = Promise.resolve();
+  #runStarted = false;
   #booted: Promise<void> | undefined;
   #parentWorker: Worker | undefined;
   #parentApi: Comlink.Remote<ParentWorkerApi> | undefined;
@@ -139,26 +158,102 @@ export class Playground {
     if (this.notice && !settingsProblem(this.modelSettings)) this.notice = null;
   }
 
-  /** Boots the sandbox once; later calls get the same promise. */
+  /**
+   * Boots the sandbox once; later calls get the same promise.
+   *
+   * sandbox=auto: the offline sandbox (started before the app, src/boot.ts) is ready at once, and
+   * WebContainer boots alongside; the learner never waits for it. sandbox=local: never tries
+   * WebContainer. sandbox=webcontainer: WebContainer only, and its failure is the run's.
+   */
   boot(): Promise<void> {
     this.#booted ??= this.#boot().catch((error: unknown) => {
-      this.status = { kind: 'failed', reason: `the sandbox did not start: ${message(error)}` };
+      // WebContainer's failures are sentences of their own ("WebContainer did not start within …").
+      const reason = unavailable(error) ? error.message : `the sandbox did not start: ${message(error)}`;
+      this.status = { kind: 'failed', reason };
       throw error;
     });
     return this.#booted;
   }
 
   async #boot(): Promise<void> {
-    const host = LocalSandboxHost.take(this.url.sample);
-    this.#sandboxWorker = host.worker;
-    this.#sandbox = host.api;
+    const { sandbox, sample, webContainerTimeoutMs: timeoutMs } = this.url;
+    if (sandbox === 'webcontainer') {
+      this.sandboxLabel = SANDBOX_LABELS.webcontainer;
+      this.webContainer = { kind: 'starting' };
+      try {
+        const { WebContainerSandboxHost } = await import('./webcontainer-host');
+        await this.#adopt(new WebContainerSandboxHost(sample, { timeoutMs }));
+        this.webContainer = { kind: 'active', how: 'chosen' };
+      } catch (error) {
+        this.webContainer = { kind: 'unavailable', reason: reasonOf(error) };
+        throw error;
+      }
+      return;
+    }
+    await this.#adopt(LocalSandboxHost.take(sample));
+    if (sandbox === 'auto') void this.#tryWebContainer(timeoutMs);
+  }
+
+  /** Makes `host` the agents' sandbox once it is ready; the previous one is stopped. */
+  async #adopt(host: SandboxHost): Promise<void> {
     const { workdir } = await host.ready;
-    performance.mark('sandbox:ready');
+    if (performance.getEntriesByName('sandbox:ready').length === 0) performance.mark('sandbox:ready');
+    const previous = this.#sandbox;
+    this.#sandbox = host;
+    previous?.dispose();
     this.workdir = workdir;
-    this.sandboxLabel = 'Local (offline shell)';
-    await this.#sandbox.watch(Comlink.proxy((changes: FileChange[]) => this.#onFileChanges(changes)));
-    this.files = await this.#sandbox.list();
-    this.status = { kind: 'idle' };
+    this.sandboxLabel = SANDBOX_LABELS[host.kind];
+    await host.watch((changes) => {
+      if (this.#sandbox === host) this.#onFileChanges(changes);
+    });
+    this.marks = {};
+    this.files = await host.list();
+    if (this.status.kind === 'booting') this.status = { kind: 'idle' };
+  }
+
+  /**
+   * sandbox=auto: boots WebContainer next to the offline sandbox. Ready before the first run: the
+   * sample project moves there. Ready later: the switch is offered. Failed: the header says why.
+   */
+  async #tryWebContainer(timeoutMs: number | undefined): Promise<void> {
+    // Loaded on demand: the page's first script stays free of WebContainer.
+    const { cannotBootReason, WebContainerSandboxHost } = await import('./webcontainer-host');
+    const cannot = cannotBootReason();
+    if (cannot) {
+      this.webContainer = { kind: 'unavailable', reason: cannot };
+      return;
+    }
+    this.webContainer = { kind: 'starting' };
+    const host = new WebContainerSandboxHost(this.url.sample, { timeoutMs });
+    try {
+      await host.ready;
+    } catch (error) {
+      host.dispose();
+      this.webContainer = { kind: 'unavailable', reason: reasonOf(error) };
+      return;
+    }
+    if (this.#runStarted) {
+      this.#offered = host;
+      this.webContainer = { kind: 'ready' };
+      return;
+    }
+    await this.#switchTo(host);
+    this.webContainer = { kind: 'active', how: 'moved' };
+  }
+
+  #switchTo(host: SandboxHost): Promise<void> {
+    const done = this.#adopt(host);
+    this.#switching = done.catch(() => {});
+    return done;
+  }
+
+  /** The learner's switch to a WebContainer that booted late: the files are the sample project again. */
+  async switchToWebContainer(): Promise<void> {
+    const host = this.#offered;
+    if (!host || this.running) return;
+    this.#offered = undefined;
+    await this.#switchTo(host);
+    this.webContainer = { kind: 'active', how: 'switched' };
   }
 
   #onFileChanges(changes: FileChange[]): void {
@@ -173,7 +268,10 @@ export class Playground {
       };
     }
     this.marks = marks;
-    void this.#sandbox?.list().then((files) => (this.files = files));
+    const host = this.#sandbox;
+    void host?.list().then((files) => {
+      if (this.#sandbox === host) this.files = files;
+    });
   }
 
   /** Reads a file of the shared sandbox for the viewer. */
@@ -194,7 +292,7 @@ export class Playground {
   /** A fresh port to the shared sandbox, for one agent worker. */
   async #sandboxPort(): Promise<MessagePort> {
     const { port1, port2 } = new MessageChannel();
-    await this.#sandbox!.connect(Comlink.transfer(port2, [port2]));
+    await this.#sandbox!.connect(port2);
     return port1;
   }
 
@@ -211,7 +309,13 @@ export class Playground {
       return;
     }
     this.notice = null;
-    await this.boot();
+    this.#runStarted = true;
+    try {
+      await this.boot();
+    } catch {
+      return; // the status line says why
+    }
+    await this.#switching;
     this.#runModel = modelConfig(this.modelSettings, this.url.speed);
     const controller = new AbortController();
     this.#controller = controller;
@@ -284,6 +388,17 @@ export class Playground {
   async #runTask(task: TaskRequest, calledAtEpoch: number, signal: AbortSignal): Promise<string> {
     const n = ++this.#spawned;
     const id = `subagent-${n}`;
+    const start = pageTime(calledAtEpoch);
+    // The worker first: it loads on its own thread while this one adds its column to the screen.
+    const worker = new SubagentWorker({ name: id });
+    this.#liveSubagents.set(id, worker);
+    const api = Comlink.wrap<SubagentWorkerApi>(worker);
+    const failure = failureOf(worker, id);
+    failure.catch(() => {});
+    const ready = Promise.race([api.ping(), failure]);
+    ready.catch(() => {});
+    const sandboxPort = this.#sandboxPort();
+
     const column = new AgentColumn(id, {
       description: task.description,
       taskId: task.id,
@@ -292,17 +407,11 @@ export class Playground {
     column.state = 'starting';
     this.subagents = [...this.subagents, column];
 
-    const start = pageTime(calledAtEpoch);
-    const worker = new SubagentWorker({ name: id });
-    this.#liveSubagents.set(id, worker);
-    const failure = failureOf(worker, id);
-    failure.catch(() => {});
     try {
-      const api = Comlink.wrap<SubagentWorkerApi>(worker);
-      await untilStopped(Promise.race([api.ping(), failure]), signal);
+      await untilStopped(ready, signal);
       measure('subagent:spawn', start, performance.now());
       column.state = 'running';
-      const port = await this.#sandboxPort();
+      const port = await sandboxPort;
       const run = api.run(
         { agent: id, prompt: task.prompt, settings: this.#settings() },
         Comlink.transfer(port, [port]),
@@ -431,12 +540,23 @@ export class Playground {
   dispose(): void {
     this.stop();
     this.#stopWorkers();
-    this.#sandboxWorker?.terminate();
+    this.#sandbox?.dispose();
+    this.#offered?.dispose();
   }
 }
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** A WebContainerUnavailableError (webcontainer-boot.ts), told apart without loading that module. */
+function unavailable(error: unknown): error is Error & { reason: string } {
+  return error instanceof Error && error.name === 'WebContainerUnavailableError';
+}
+
+/** Why WebContainer is unavailable, worded to follow "WebContainer unavailable: ". */
+function reasonOf(error: unknown): string {
+  return unavailable(error) ? error.reason : message(error);
 }
 
 /** localStorage when the page may use it (it throws in some privacy modes). */

@@ -14,6 +14,8 @@ export interface UrlSettings {
   sandbox: SandboxChoice;
   sample: SampleName;
   speed: Speed;
+  /** `wcTimeout`: how long to wait for WebContainer to boot, in ms (tests shorten it). */
+  webContainerTimeoutMs?: number;
   /** Values that were given but not understood, to tell the user. */
   ignored: string[];
 }
@@ -37,6 +39,14 @@ export function readUrlSettings(search: string): UrlSettings {
   };
   const baseURL = params.get('baseURL') ?? undefined;
   if (baseURL !== undefined && !/^https?:\/\/\S+$/.test(baseURL)) ignored.push(`baseURL=${baseURL}`);
+  const wcTimeout = params.get('wcTimeout');
+  const webContainerTimeoutMs = wcTimeout === null ? undefined : Number(wcTimeout);
+  const timeoutOk =
+    webContainerTimeoutMs !== undefined &&
+    Number.isInteger(webContainerTimeoutMs) &&
+    webContainerTimeoutMs > 0 &&
+    webContainerTimeoutMs <= 300_000;
+  if (wcTimeout !== null && !timeoutOk) ignored.push(`wcTimeout=${wcTimeout}`);
   return {
     provider: pick('provider', ['demo', 'anthropic'] as const),
     baseURL: baseURL && /^https?:\/\/\S+$/.test(baseURL) ? baseURL : undefined,
@@ -44,6 +54,7 @@ export function readUrlSettings(search: string): UrlSettings {
     sandbox: pick('sandbox', ['auto', 'local', 'webcontainer'] as const) ?? 'auto',
     sample: pick('sample', ['python', 'typescript'] as const) ?? 'python',
     speed: pick('speed', ['instant', 'normal'] as const) ?? 'normal',
+    webContainerTimeoutMs: timeoutOk ? webContainerTimeoutMs : undefined,
     ignored,
   };
 }

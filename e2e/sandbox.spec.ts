@@ -1,0 +1,132 @@
+/**
+ * Which sandbox the playground uses (UI-CONTRACT.md, `sandbox=auto|local|webcontainer`).
+ *
+ * WebContainer's runtime loads from StackBlitz; the fixture answers those requests as if offline,
+ * so by default it never boots, as on a machine without internet (`wcTimeout` shortens the wait,
+ * 15 s by default). The last tests serve a stand-in runtime (fake-webcontainer.ts) so that it
+ * does boot, and the agents work on WebContainer's files through the real client.
+ */
+import type { Page } from '@playwright/test';
+import { fakeWebContainerRuntime } from './fake-webcontainer';
+import { expect, open, parentList, PROMPTS, runSample, status, test } from './fixtures';
+
+const header = (page: Page) => page.getByRole('banner');
+const UNAVAILABLE =
+  'WebContainer unavailable: did not start within 2 s: its runtime loads from StackBlitz, which needs internet';
+
+test('sandbox=webcontainer reports that WebContainer did not start, instead of waiting forever', async ({
+  page,
+  watch,
+}) => {
+  const started = Date.now();
+  await page.goto('/?speed=instant&sandbox=webcontainer&wcTimeout=2000');
+  await expect(status(page)).toHaveText(/^Idle \(starting the sandbox/);
+  await expect(header(page)).toContainText('WebContainer (starting…)');
+  await expect(status(page)).toHaveText(
+    'Failed: WebContainer did not start within 2 s: its runtime loads from StackBlitz, which needs internet',
+    { timeout: 6000 },
+  );
+  expect(Date.now() - started).toBeLessThan(6000);
+  await expect(header(page)).toContainText('WebContainer (not started)');
+  expect(watch.webContainerRequests.length).toBeGreaterThan(0);
+  // Only WebContainer: the offline sandbox was never started.
+  expect(await watch.names()).not.toContain('sandbox');
+  // A prompt does not hang on it either: the status keeps saying why.
+  await page.getByRole('button', { name: PROMPTS.framework, exact: true }).click();
+  await expect(status(page)).toHaveText(/^Failed: WebContainer did not start/);
+  expect(await watch.names()).not.toContain('parent');
+});
+
+test('sandbox=auto: the offline sandbox is ready at once; WebContainer is then reported unavailable', async ({
+  page,
+  watch,
+}) => {
+  await open(page, 'speed=instant&wcTimeout=2000');
+  await expect(header(page)).toContainText('Local (offline shell)');
+  await expect(header(page).getByText(UNAVAILABLE)).toBeVisible({ timeout: 6000 });
+  // A quiet line, not an error state.
+  await expect(status(page)).toHaveText(/^Idle/);
+  expect(watch.webContainerRequests.length).toBeGreaterThan(0);
+  await runSample(page, PROMPTS.framework);
+  await expect(header(page)).toContainText('Local (offline shell)');
+  await expect(page.getByRole('region', { name: 'Parent messages' })).toContainText('pytest');
+});
+
+test('sandbox=auto: a run does not wait for WebContainer', async ({ page }) => {
+  await open(page, 'speed=instant');
+  await expect(header(page)).toContainText('WebContainer starting…');
+  await runSample(page, PROMPTS.framework);
+  // Finished on the offline sandbox while WebContainer was still being waited for (15 s).
+  await expect(header(page)).toContainText('Local (offline shell)');
+  await expect(header(page)).toContainText('WebContainer starting…');
+});
+
+test('sandbox=local never tries WebContainer', async ({ page, watch }) => {
+  await open(page, 'speed=instant&sandbox=local&wcTimeout=500');
+  await runSample(page, PROMPTS.framework);
+  await page.waitForTimeout(700);
+  await expect(header(page)).toContainText('Local (offline shell)');
+  await expect(header(page)).not.toContainText('WebContainer');
+  expect(watch.webContainerRequests).toEqual([]);
+  await expect(page.locator('iframe')).toHaveCount(0);
+});
+
+test.describe('where WebContainer boots (a stand-in runtime)', () => {
+  test('sandbox=auto: booted before the first run, the sample project moves there and runs there', async ({
+    page,
+    watch,
+  }) => {
+    await fakeWebContainerRuntime(page);
+    await open(page, 'speed=instant');
+    await expect(header(page)).toContainText('WebContainer in /home/project');
+    await expect(header(page)).toContainText(
+      'WebContainer started before the first run: the sample project now runs there.',
+    );
+    await expect(page.getByRole('region', { name: 'Files' })).toContainText('conftest.py');
+    await expect.poll(() => watch.open('sandbox')).toEqual([]);
+    await runSample(page, PROMPTS.framework);
+    await expect(parentList(page).nth(3)).toContainText('pytest');
+    await expect(header(page)).toContainText('WebContainer in /home/project');
+  });
+
+  test('sandbox=auto: booted after a run began, the switch is offered and resets the files', async ({
+    page,
+  }) => {
+    const runtime = await fakeWebContainerRuntime(page, { hold: true });
+    await open(page, 'speed=instant&wcTimeout=20000');
+    const files = page.getByRole('region', { name: 'Files' });
+    await expect(files).toContainText('conftest.py'); // the tree is listed before it is compared
+    const before = await files.innerText();
+    await runSample(page, PROMPTS.module);
+    await expect(header(page)).toContainText('Local (offline shell)');
+    const created = ((await files.innerText()).match(/\b[\w-]+\.py\b/g) ?? []).filter(
+      (f) => !before.includes(f),
+    );
+    expect(created.length).toBeGreaterThan(0);
+
+    runtime.release();
+    await expect(
+      header(page).getByText('WebContainer is ready. Switch? This resets the files to the sample project.'),
+    ).toBeVisible();
+    await expect(header(page)).toContainText('Local (offline shell)');
+    await header(page).getByRole('button', { name: 'Switch to WebContainer' }).click();
+    await expect(header(page)).toContainText('WebContainer in /home/project');
+    await expect(header(page)).toContainText(
+      'Switched to WebContainer: the files are the sample project again.',
+    );
+    await expect(files).not.toContainText(created[0]);
+    await expect(files).toContainText('conftest.py');
+
+    await runSample(page, PROMPTS.framework);
+    await expect(parentList(page).last()).toContainText('pytest');
+  });
+
+  test('sandbox=webcontainer: the agents work on WebContainer only', async ({ page, watch }) => {
+    await fakeWebContainerRuntime(page);
+    await open(page, 'speed=instant&sandbox=webcontainer');
+    await expect(header(page)).toContainText('WebContainer in /home/project');
+    await runSample(page, PROMPTS.summarisePy);
+    await expect(page.getByRole('region', { name: 'Parent messages' })).toContainText('stats.py');
+    expect(await watch.names()).not.toContain('sandbox');
+  });
+});

@@ -1,0 +1,30 @@
+/**
+ * What the playground needs of a sandbox, wherever it runs:
+ *
+ *   LocalSandboxHost         (local-sandbox.ts)         the offline shell, in its own worker
+ *   WebContainerSandboxHost  (webcontainer-host.ts)     WebContainer, on the main thread
+ *
+ * Either way each agent worker gets a MessagePort on which the sandbox answers SandboxRemote
+ * (src/workers/protocol.ts) through Comlink, so the agents cannot tell the two apart.
+ */
+import type { FileChange, FileEntry, SandboxKind } from '../sandbox/sandbox';
+
+export interface SandboxHost {
+  readonly kind: SandboxKind;
+  /** Resolves when the sample project is mounted and tools can run; rejects with a sentence. */
+  readonly ready: Promise<{ workdir: string }>;
+  /** Serves the sandbox on a port, for one agent worker (the other end goes to the worker). */
+  connect(port: MessagePort): Promise<void>;
+  /** Sends every file change from now on, in batches. */
+  watch(listener: (changes: FileChange[]) => void): Promise<void>;
+  list(): Promise<FileEntry[]>;
+  readFile(path: string): Promise<string>;
+  /** Stops the sandbox (its worker, or its file watch and ports). */
+  dispose(): void;
+}
+
+/** What the header calls each sandbox. */
+export const SANDBOX_LABELS: Record<SandboxKind, string> = {
+  local: 'Local (offline shell)',
+  webcontainer: 'WebContainer',
+};
