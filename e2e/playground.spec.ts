@@ -84,6 +84,13 @@ test.describe('sample prompts on the demo model', () => {
     await expect(parentCalls.filter({ hasText: 'read_file' }).first()).toBeVisible();
     await expect(parentCalls.filter({ hasText: created[0] }).first()).toBeVisible();
     expect((await watch.names()).filter((n) => n.startsWith('subagent-'))).toEqual(['subagent-1']);
+    // The parent ran the new test with python3 (Pyodide, loaded on first use, its progress shown).
+    await expect(parentCalls.filter({ hasText: 'python3' }).first()).toBeVisible();
+    const parentResults = page
+      .getByRole('region', { name: 'Parent messages' })
+      .locator('[data-block="tool_result"]');
+    await expect(parentResults.filter({ hasText: /\b\d+ passed\b/ }).first()).toBeVisible();
+    await expect(page.locator('[data-runtime="python"]')).toContainText('python3 (Pyodide) loaded in');
   });
 
   test('a follow-up prompt continues the parent array and starts a new subagent', async ({ page }) => {

@@ -6,6 +6,7 @@
  * built; the playground then takes the running instance over.
  */
 import * as Comlink from 'comlink';
+import type { RuntimeProgress } from '../sandbox/runtimes';
 import type { FileChange } from '../sandbox/sandbox';
 import type { SampleName, SandboxWorkerApi } from '../workers/protocol';
 import SandboxWorker from '../workers/sandbox.ts?worker';
@@ -19,7 +20,7 @@ export class LocalSandboxHost implements SandboxHost {
   readonly worker: Worker;
   readonly api: Comlink.Remote<SandboxWorkerApi>;
   /** Resolves when the sample project is mounted and tools can run. */
-  readonly ready: Promise<{ workdir: string }>;
+  readonly ready: Promise<{ workdir: string; readyAtEpoch?: number }>;
 
   constructor(
     readonly sample: SampleName,
@@ -37,6 +38,10 @@ export class LocalSandboxHost implements SandboxHost {
 
   async watch(listener: (changes: FileChange[]) => void): Promise<void> {
     await this.api.watch(Comlink.proxy(listener));
+  }
+
+  async watchRuntimes(listener: (progress: RuntimeProgress) => void): Promise<void> {
+    await this.api.watchRuntimes(Comlink.proxy(listener));
   }
 
   list() {

@@ -9,6 +9,7 @@ import * as Comlink from 'comlink';
 import type { LoopEvent, TaskRequest } from '../core/loop';
 import type { AgentId } from '../core/messages';
 import { LIMITS } from '../core/tools';
+import type { RuntimeProgress } from '../sandbox/runtimes';
 import type { FileChange, FileEntry } from '../sandbox/sandbox';
 import {
   checkEvent,
@@ -101,6 +102,8 @@ export class Playground {
   subagents = $state.raw<AgentColumn[]>([]);
   log = $state.raw<LogLine[]>([]);
   files = $state.raw<FileEntry[]>([]);
+  /** The latest first-use load of node or python3 in the sandbox (Pyodide takes seconds). */
+  runtime = $state.raw<RuntimeProgress | null>(null);
   marks = $state.raw<Record<string, FileMark>>({});
   workdir = $state('');
   sandboxLabel = $state('');
@@ -196,8 +199,13 @@ export class Playground {
 
   /** Makes `host` the agents' sandbox once it is ready; the previous one is stopped. */
   async #adopt(host: SandboxHost): Promise<void> {
-    const { workdir } = await host.ready;
-    if (performance.getEntriesByName('sandbox:ready').length === 0) performance.mark('sandbox:ready');
+    const { workdir, readyAtEpoch } = await host.ready;
+    if (performance.getEntriesByName('sandbox:ready').length === 0) {
+      // The sandbox's own time of readiness (the page may have been busy building the screen).
+      const startTime =
+        readyAtEpoch === undefined ? undefined : Math.max(0, readyAtEpoch - performance.timeOrigin);
+      performance.mark('sandbox:ready', startTime === undefined ? undefined : { startTime });
+    }
     const previous = this.#sandbox;
     this.#sandbox = host;
     previous?.dispose();
@@ -205,6 +213,9 @@ export class Playground {
     this.sandboxLabel = SANDBOX_LABELS[host.kind];
     await host.watch((changes) => {
       if (this.#sandbox === host) this.#onFileChanges(changes);
+    });
+    await host.watchRuntimes?.((progress) => {
+      if (this.#sandbox === host) this.runtime = progress;
     });
     this.marks = {};
     this.files = await host.list();

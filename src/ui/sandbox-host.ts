@@ -7,18 +7,21 @@
  * Either way each agent worker gets a MessagePort on which the sandbox answers SandboxRemote
  * (src/workers/protocol.ts) through Comlink, so the agents cannot tell the two apart.
  */
+import type { RuntimeProgress } from '../sandbox/runtimes';
 import type { FileChange, FileEntry, SandboxKind } from '../sandbox/sandbox';
 
 export interface SandboxHost {
   readonly kind: SandboxKind;
   /** Resolves when the sample project is mounted and tools can run; rejects with a sentence. */
-  readonly ready: Promise<{ workdir: string }>;
+  readonly ready: Promise<{ workdir: string; readyAtEpoch?: number }>;
   /** Serves the sandbox on a port, for one agent worker (the other end goes to the worker). */
   connect(port: MessagePort): Promise<void>;
   /** Sends every file change from now on, in batches. */
   watch(listener: (changes: FileChange[]) => void): Promise<void>;
   list(): Promise<FileEntry[]>;
   readFile(path: string): Promise<string>;
+  /** Sends the first-use loading of language runtimes, where the backend has them. */
+  watchRuntimes?(listener: (progress: RuntimeProgress) => void): Promise<void>;
   /** Stops the sandbox (its worker, or its file watch and ports). */
   dispose(): void;
 }

@@ -13,6 +13,7 @@
  */
 import type { LoopEvent, TaskRequest } from '../core/loop';
 import type { AgentId, Message } from '../core/messages';
+import type { RuntimeProgress } from '../sandbox/runtimes';
 import type { ExecResult, FileChange, FileEntry } from '../sandbox/sandbox';
 
 export type Speed = 'instant' | 'normal';
@@ -103,11 +104,13 @@ export type SampleName = 'python' | 'typescript';
 
 export interface SandboxWorkerApi extends SandboxRemote {
   /** Mounts the sample project (replacing any files) and resolves when tools can run. */
-  boot(sample: SampleName): Promise<{ workdir: string }>;
+  boot(sample: SampleName): Promise<{ workdir: string; readyAtEpoch?: number }>;
   /** Serves the sandbox on another port (one per agent worker). */
   connect(port: MessagePort): void;
   /** Sends every file change, in batches. */
   watch(listener: (changes: FileChange[]) => void): void;
+  /** Sends the first-use loading of node (QuickJS) and python3 (Pyodide), for the screen. */
+  watchRuntimes(listener: (progress: RuntimeProgress) => void): void;
 }
 
 /** A message from another thread did not have the expected shape. */

@@ -5,17 +5,20 @@
  * the screen.
  */
 import * as Comlink from 'comlink';
-import type { FileChange, Sandbox } from '../sandbox/sandbox';
+import type { RuntimeProgress } from '../sandbox/runtimes';
+import type { FileChange } from '../sandbox/sandbox';
 import { create } from '../sandbox/local';
 import { loadSample } from '../sandbox/samples';
 import type { SampleName, SandboxRemote, SandboxWorkerApi } from './protocol';
 
-let sandbox: Sandbox | undefined;
+let sandbox: Awaited<ReturnType<typeof create>> | undefined;
+let runtimeListener: ((progress: RuntimeProgress) => void) | undefined;
+let unsubscribeRuntimes = () => {};
 let listener: ((changes: FileChange[]) => void) | undefined;
 let pending: FileChange[] = [];
 let unsubscribe = () => {};
 
-function ready(): Sandbox {
+function ready(): NonNullable<typeof sandbox> {
   if (!sandbox) throw new Error('The sandbox is not booted yet');
   return sandbox;
 }
@@ -46,10 +49,13 @@ const api: SandboxWorkerApi = {
   async boot(sample: SampleName) {
     if (sample !== 'python' && sample !== 'typescript') throw new Error(`Unknown sample project: ${sample}`);
     unsubscribe();
+    unsubscribeRuntimes();
     sandbox?.dispose();
     sandbox = await create(loadSample(sample));
     unsubscribe = sandbox.onChange(queue);
-    return { workdir: sandbox.workdir };
+    unsubscribeRuntimes = sandbox.onRuntimeProgress((progress) => runtimeListener?.(progress));
+    // Ready here, in this thread: the page records this time, not when it got around to the reply.
+    return { workdir: sandbox.workdir, readyAtEpoch: performance.timeOrigin + performance.now() };
   },
 
   connect(port: MessagePort) {
@@ -58,6 +64,10 @@ const api: SandboxWorkerApi = {
 
   watch(callback) {
     listener = callback;
+  },
+
+  watchRuntimes(callback) {
+    runtimeListener = callback;
   },
 };
 
