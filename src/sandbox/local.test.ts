@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { create, DEFAULT_WORKDIR, normalizeGrepArgs, normalizeXargsArgs, type LocalSandbox } from './local';
+import { create, DEFAULT_WORKDIR, type LocalSandbox } from './local';
+import { normalizeGrepArgs, normalizeXargsArgs } from './shell-args';
 import { loadSample, SAMPLE_NAMES } from './samples';
 import type { FileChange } from './sandbox';
 

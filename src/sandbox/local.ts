@@ -21,6 +21,8 @@ import type { CpOptions, FileContent, FsStat, IFileSystem, MkdirOptions, RmOptio
 import type { AgentId } from '../core/messages';
 import { LanguageRuntimes, RUNTIME_COMMAND_NAMES, type RuntimeExec, type RuntimeProgress } from './runtimes';
 import type { PythonHost } from './runtimes/python-host';
+import { isWithin, normalize, osError, parentOf } from './paths';
+import { normalizeGrepArgs, normalizeXargsArgs } from './shell-args';
 import type { ExecOptions, ExecResult, FileChange, FileEntry, ProjectFiles, Sandbox } from './sandbox';
 
 export const DEFAULT_WORKDIR = '/home/user/project';
@@ -41,42 +43,6 @@ const EXECUTION_LIMITS = {
   maxWorkUnits: 1e12,
   maxOutputSize: 512 * 1024 * 1024,
 };
-
-/** Normalises an absolute path: no `.`, `..`, repeated or trailing slashes. */
-function normalize(path: string): string {
-  const parts: string[] = [];
-  for (const part of path.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') parts.pop();
-    else parts.push(part);
-  }
-  return '/' + parts.join('/');
-}
-
-function parentOf(path: string): string {
-  const at = path.lastIndexOf('/');
-  return at <= 0 ? '/' : path.slice(0, at);
-}
-
-function isWithin(root: string, path: string): boolean {
-  return path === root || path.startsWith(root === '/' ? '/' : `${root}/`);
-}
-
-/** Python's repr() of a str, as it appears in an OSError message. */
-function pyRepr(text: string): string {
-  return text.includes("'") && !text.includes('"') ? `"${text}"` : `'${text.replace(/'/g, "\\'")}'`;
-}
-
-/** An error worded like Python's OSError, which is what the reference's tools report. */
-function osError(errno: 2 | 17 | 20 | 21, path: string): Error {
-  const text = {
-    2: 'No such file or directory',
-    17: 'File exists',
-    20: 'Not a directory',
-    21: 'Is a directory',
-  }[errno];
-  return new Error(`[Errno ${errno}] ${text}: ${pyRepr(path)}`);
-}
 
 function notPermitted(operation: string, path: string): Error {
   return new Error(`EPERM: operation not permitted, ${operation} '${path}'`);
@@ -309,83 +275,6 @@ class AgentFs implements IFileSystem {
   utimes(path: string, atime: Date, mtime: Date): Promise<void> {
     return this.#fs.utimes(path, atime, mtime);
   }
-}
-
-/**
- * Rewrites the xargs spellings models use most and just-bash refuses (`-I{}`, `-i`, `-n1`,
- * `-P4`, `-L 1`, `--max-args=1`, `--replace=X`) into the separate-argument forms it accepts.
- * `-L N` becomes `-n N`, the same for the usual one-path-per-line input.
- */
-export function normalizeXargsArgs(args: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (!arg.startsWith('-') || arg === '-') {
-      out.push(...args.slice(i));
-      break;
-    }
-    const long = /^--(max-args|replace|max-lines|max-procs|delimiter)=(.*)$/.exec(arg);
-    const short = /^-([InPLd])(.+)$/.exec(arg);
-    if (long) {
-      const flag = { 'max-args': '-n', replace: '-I', 'max-lines': '-n', 'max-procs': '-P', delimiter: '-d' }[
-        long[1]
-      ]!;
-      out.push(flag, long[2]);
-    } else if (arg === '--replace' || arg === '-i') {
-      out.push('-I', '{}');
-    } else if (/^-i.+$/.test(arg)) {
-      out.push('-I', arg.slice(2));
-    } else if (arg === '-L' || arg === '--max-lines') {
-      out.push('-n', args[++i] ?? '1');
-    } else if (short) {
-      out.push(short[1] === 'L' ? '-n' : `-${short[1]}`, short[2]);
-    } else {
-      out.push(arg);
-      if (['-I', '-n', '-P', '-d', '-s', '-E', '-a'].includes(arg) && i + 1 < args.length)
-        out.push(args[++i]);
-    }
-  }
-  return out;
-}
-
-const GREP_VALUE_OPTIONS = new Set(['-e', '-f', '-A', '-B', '-C', '-m', '-d', '-D', '--regexp', '--file']);
-const GREP_LONG_VALUE_OPTIONS = ['--include', '--exclude', '--exclude-dir', '--max-count', '--context'];
-
-/**
- * GNU grep searches the current directory when `-r` comes without a path (`grep -rn pytest`);
- * just-bash's grep reads stdin instead and finds nothing. Adds the `.` in that case.
- */
-export function normalizeGrepArgs(args: string[]): string[] {
-  let recursive = false;
-  let patternGiven = false;
-  const operands: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === '--') {
-      operands.push(...args.slice(i + 1));
-      break;
-    }
-    if (arg.startsWith('--')) {
-      if (arg === '--recursive' || arg === '--dereference-recursive') recursive = true;
-      if (arg === '--regexp' || arg === '--file' || /^--(regexp|file)=/.test(arg)) patternGiven = true;
-      if (GREP_VALUE_OPTIONS.has(arg) || (GREP_LONG_VALUE_OPTIONS.includes(arg) && !arg.includes('='))) i++;
-    } else if (arg.startsWith('-') && arg.length > 1) {
-      // A cluster such as -rn, -rne PATTERN or -A3: a value option takes the rest or the next arg.
-      for (let j = 1; j < arg.length; j++) {
-        const flag = arg[j];
-        if (flag === 'r' || flag === 'R') recursive = true;
-        if ('efABCmdD'.includes(flag)) {
-          if (flag === 'e' || flag === 'f') patternGiven = true;
-          if (j === arg.length - 1) i++;
-          break;
-        }
-      }
-    } else {
-      operands.push(arg);
-    }
-  }
-  const paths = patternGiven ? operands : operands.slice(1);
-  return recursive && paths.length === 0 ? [...args, '.'] : args;
 }
 
 /** A built-in wrapped so that its arguments are rewritten first. */

@@ -21,27 +21,8 @@ import type {
   RmOptions,
 } from 'just-bash';
 import type { AgentId } from '../core/messages';
+import { normalize, parentOf } from './paths';
 import type { WebContainerLike } from './webcontainer-boot';
-
-/** Normalises an absolute path: no `.`, `..`, repeated or trailing slashes. */
-export function normalize(path: string): string {
-  const parts: string[] = [];
-  for (const part of path.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') parts.pop();
-    else parts.push(part);
-  }
-  return '/' + parts.join('/');
-}
-
-export function parentOf(path: string): string {
-  const at = path.lastIndexOf('/');
-  return at <= 0 ? '/' : path.slice(0, at);
-}
-
-export function isWithin(root: string, path: string): boolean {
-  return path === root || path.startsWith(root === '/' ? '/' : `${root}/`);
-}
 
 function nodeError(
   code: 'ENOENT' | 'EISDIR' | 'ENOTDIR' | 'EEXIST' | 'ENOTEMPTY' | 'EPERM',

@@ -27,18 +27,11 @@
 import { Bash, InMemoryFs, MountableFs, defineCommand } from 'just-bash';
 import type { FileSystemTree, IFSWatcher, WebContainerProcess } from '@webcontainer/api';
 import type { AgentId } from '../core/messages';
-import { normalizeGrepArgs, normalizeXargsArgs } from './local';
+import { isWithin, normalize, osError, parentOf } from './paths';
+import { normalizeGrepArgs, normalizeXargsArgs } from './shell-args';
 import type { ExecOptions, ExecResult, FileChange, FileEntry, ProjectFiles, Sandbox } from './sandbox';
 import { bootWebContainer, type BootOptions, type WebContainerLike } from './webcontainer-boot';
-import {
-  DevNullFs,
-  WebContainerFs,
-  isWithin,
-  normalize,
-  parentOf,
-  type Kind,
-  type WebContainerFsState,
-} from './webcontainer-fs';
+import { DevNullFs, WebContainerFs, type Kind, type WebContainerFsState } from './webcontainer-fs';
 
 /** Programs handed to WebContainer instead of just-bash. */
 export const SPAWNED_COMMANDS = ['node', 'npm', 'npx', 'python3', 'jsh'] as const;
@@ -79,22 +72,6 @@ const SHELL_OWNED = new Set([
   'IFS',
   '_',
 ]);
-
-/** Python's repr() of a str, as it appears in an OSError message. */
-function pyRepr(text: string): string {
-  return text.includes("'") && !text.includes('"') ? `"${text}"` : `'${text.replace(/'/g, "\\'")}'`;
-}
-
-/** An error worded like Python's OSError, which is what the reference's tools report. */
-function osError(errno: 2 | 17 | 20 | 21, path: string): Error {
-  const text = {
-    2: 'No such file or directory',
-    17: 'File exists',
-    20: 'Not a directory',
-    21: 'Is a directory',
-  }[errno];
-  return new Error(`[Errno ${errno}] ${text}: ${pyRepr(path)}`);
-}
 
 /**
  * A terminal's output as plain text: escape sequences (colours, cursor moves, titles) removed,

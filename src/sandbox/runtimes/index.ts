@@ -24,7 +24,8 @@ import { NODE_USAGE, NODE_VERSION_TEXT, parseNodeArgs } from './node';
 import type { EngineProgress } from './pyodide';
 import type { PythonHost } from './python-host';
 import { PYTHON_USAGE, PYTHON_VERSION, parsePythonArgs } from './python';
-import { applyTreeChanges, diffTrees, FileTree, normalizePath } from './tree';
+import { normalize } from '../paths';
+import { applyTreeChanges, diffTrees, FileTree } from './tree';
 
 export type RuntimeName = 'node' | 'python';
 
@@ -107,7 +108,7 @@ export class LanguageRuntimes {
   #quickjs: Promise<typeof import('./quickjs')> | undefined;
 
   constructor(options: RuntimeOptions) {
-    this.#roots = options.roots.map(normalizePath);
+    this.#roots = options.roots.map(normalize);
     this.#pythonHost = options.python ?? defaultPythonHost;
   }
 

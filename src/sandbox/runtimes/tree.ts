@@ -13,6 +13,7 @@
  * files survive.
  */
 import type { IFileSystem } from 'just-bash';
+import { isWithin, normalize, parentOf } from '../paths';
 
 export type TreeEntry = { type: 'directory' } | { type: 'file'; data: Uint8Array; mtimeMs: number };
 
@@ -34,29 +35,9 @@ export class TreeError extends Error {
   }
 }
 
-/** Normalises an absolute path: no `.`, `..`, repeated or trailing slashes. */
-export function normalizePath(path: string): string {
-  const parts: string[] = [];
-  for (const part of path.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') parts.pop();
-    else parts.push(part);
-  }
-  return '/' + parts.join('/');
-}
-
-function parentPath(path: string): string {
-  const at = path.lastIndexOf('/');
-  return at <= 0 ? '/' : path.slice(0, at);
-}
-
-function isWithin(root: string, path: string): boolean {
-  return path === root || path.startsWith(root === '/' ? '/' : `${root}/`);
-}
-
 /** Roots without the ones nested in another: `/home/user` covers `/home/user/project`. */
 export function outermost(roots: string[]): string[] {
-  const unique = [...new Set(roots.map(normalizePath))].sort();
+  const unique = [...new Set(roots.map(normalize))].sort();
   return unique.filter((root) => !unique.some((other) => other !== root && isWithin(other, root)));
 }
 
@@ -78,7 +59,7 @@ export class FileTree {
   ) {
     this.entries = new Map(entries);
     for (const root of roots) {
-      for (let dir = root; ; dir = parentPath(dir)) {
+      for (let dir = root; ; dir = parentOf(dir)) {
         if (!this.entries.has(dir)) this.entries.set(dir, { type: 'directory' });
         if (dir === '/') break;
       }
@@ -109,7 +90,7 @@ export class FileTree {
   }
 
   get(path: string): TreeEntry | undefined {
-    return this.entries.get(normalizePath(path));
+    return this.entries.get(normalize(path));
   }
 
   readFile(path: string): Uint8Array {
@@ -120,11 +101,11 @@ export class FileTree {
 
   /** Creates or replaces (or appends to) a file; its directory must exist, as in POSIX. */
   writeFile(path: string, data: Uint8Array | string, append = false): void {
-    const full = normalizePath(path);
+    const full = normalize(path);
     const bytes = typeof data === 'string' ? encoder.encode(data) : data;
     const existing = this.entries.get(full);
     if (existing?.type === 'directory') throw new TreeError('EISDIR', path);
-    this.#directory(parentPath(full), path);
+    this.#directory(parentOf(full), path);
     let content = bytes;
     if (append && existing) {
       content = new Uint8Array(existing.data.length + bytes.length);
@@ -136,13 +117,13 @@ export class FileTree {
 
   /** Returns the first directory created (as Node's mkdirSync does), or undefined. */
   mkdir(path: string, recursive = false): string | undefined {
-    const full = normalizePath(path);
+    const full = normalize(path);
     const existing = this.entries.get(full);
     if (existing) {
       if (recursive && existing.type === 'directory') return undefined;
       throw new TreeError('EEXIST', path);
     }
-    const parent = parentPath(full);
+    const parent = parentOf(full);
     let first: string | undefined;
     if (!this.entries.has(parent)) {
       if (!recursive) throw new TreeError('ENOENT', path);
@@ -155,7 +136,7 @@ export class FileTree {
 
   /** Names in a directory, sorted. */
   readdir(path: string): string[] {
-    const full = normalizePath(path);
+    const full = normalize(path);
     this.#directory(full, path);
     const prefix = full === '/' ? '/' : `${full}/`;
     const names: string[] = [];
@@ -169,7 +150,7 @@ export class FileTree {
 
   /** Removes a file, or a directory when `recursive` (or when it is empty and `directory`). */
   remove(path: string, options: { recursive?: boolean; force?: boolean; directory?: boolean } = {}): void {
-    const full = normalizePath(path);
+    const full = normalize(path);
     const entry = this.entries.get(full);
     if (!entry) {
       if (options.force) return;
@@ -187,12 +168,12 @@ export class FileTree {
   }
 
   rename(from: string, to: string): void {
-    const source = normalizePath(from);
-    const target = normalizePath(to);
+    const source = normalize(from);
+    const target = normalize(to);
     const entry = this.#existing(from);
     if (source === target) return;
     if (isWithin(source, target)) throw new TreeError('EINVAL', to);
-    this.#directory(parentPath(target), to);
+    this.#directory(parentOf(target), to);
     const existing = this.entries.get(target);
     if (existing?.type === 'directory') {
       if (entry.type !== 'directory') throw new TreeError('EISDIR', to);
@@ -206,11 +187,11 @@ export class FileTree {
   }
 
   #existing(path: string): TreeEntry {
-    const full = normalizePath(path);
+    const full = normalize(path);
     const entry = this.entries.get(full);
     if (entry) return entry;
     // ENOTDIR when a file stands where a directory should be, as POSIX reports it.
-    for (let dir = parentPath(full); dir !== '/'; dir = parentPath(dir)) {
+    for (let dir = parentOf(full); dir !== '/'; dir = parentOf(dir)) {
       if (this.entries.get(dir)?.type === 'file') throw new TreeError('ENOTDIR', path);
     }
     throw new TreeError('ENOENT', path);
@@ -263,8 +244,8 @@ export async function applyTreeChanges(fs: IFileSystem, changes: TreeChange[]): 
     if (change.kind === 'delete') await fs.rm(change.path, { recursive: true, force: true });
     else if (change.kind === 'mkdir') await fs.mkdir(change.path, { recursive: true });
     else {
-      const stat = await fs.stat(parentPath(change.path)).catch(() => null);
-      if (!stat) await fs.mkdir(parentPath(change.path), { recursive: true });
+      const stat = await fs.stat(parentOf(change.path)).catch(() => null);
+      if (!stat) await fs.mkdir(parentOf(change.path), { recursive: true });
       await fs.writeFile(change.path, change.data);
     }
   }
