@@ -278,6 +278,7 @@ describe('DemoModel with the python sample', () => {
     expectWellFormed(r.children[0].requests, r.children[0].responses);
   });
 
+  // The parent runs the new test with python3, which loads Pyodide (4-8 s) on first use.
   it('creates a module through a task and verifies it itself', async () => {
     const sandbox = await sandboxOf('python');
     const before = await projectFiles(sandbox);
@@ -332,7 +333,7 @@ describe('DemoModel with the python sample', () => {
       expect(r.answer).not.toMatch(/test passes/);
     }
     expectWellFormed(r.parent.requests, r.parent.responses);
-  });
+  }, 60_000);
 
   it('picks a module name that is not taken yet', async () => {
     const sandbox = await sandboxOf('python');
