@@ -24,8 +24,11 @@ const api: ParentWorkerApi = {
         concurrentTasks: true,
         onEvent: events.onEvent,
         runTask: (task) => {
-          events.send(); // the task's column must not appear before the call that made it
-          return host.runTask(checkTask(task), performance.timeOrigin + performance.now());
+          // The call goes before the queued events: the page starts the subagent's worker first,
+          // then renders the parent's task call while that worker loads.
+          const spawned = host.runTask(checkTask(task), performance.timeOrigin + performance.now());
+          events.send();
+          return spawned;
         },
       });
       return result.messages;
