@@ -129,4 +129,33 @@ test.describe('where WebContainer boots (a stand-in runtime)', () => {
     await expect(page.getByRole('region', { name: 'Parent messages' })).toContainText('stats.py');
     expect(await watch.names()).not.toContain('sandbox');
   });
+
+  test('sandbox=webcontainer: bash runs in a shell worker, and the page keeps drawing during a run', async ({
+    page,
+    watch,
+  }) => {
+    await fakeWebContainerRuntime(page);
+    await open(page, 'speed=instant&sandbox=webcontainer');
+    await expect(header(page)).toContainText('WebContainer in /home/project');
+    // just-bash runs off the main thread (WebContainer itself must stay there).
+    await expect.poll(() => watch.names()).toContain('webcontainer-shell');
+    await page.evaluate(() => {
+      const frames = { count: 0, maxGap: 0, last: performance.now() };
+      (window as unknown as { __frames: typeof frames }).__frames = frames;
+      const tick = (now: number) => {
+        frames.maxGap = Math.max(frames.maxGap, now - frames.last);
+        frames.last = now;
+        frames.count++;
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+    await runSample(page, PROMPTS.framework);
+    await expect(parentList(page).nth(3)).toContainText('pytest');
+    const frames = await page.evaluate(
+      () => (window as unknown as { __frames: { count: number; maxGap: number } }).__frames,
+    );
+    expect(frames.count).toBeGreaterThan(5);
+    expect(frames.maxGap).toBeLessThan(1000);
+  });
 });

@@ -5,6 +5,7 @@
  * spawn() runs a program given by the test, which writes terminal output (ANSI and CRLF
  * included) and may hang until it is killed.
  */
+import { runShell, type ShellHost, type ShellRequest, type ShellRunner } from './webcontainer-shell';
 import type {
   BufferEncoding,
   DirEnt,
@@ -309,3 +310,27 @@ export class FakeWebContainer implements WebContainerLike {
 
 /** A program that never exits, as `node -e 'setInterval(() => {}, 1000)'` does. */
 export const hang: FakeProgram = () => new Promise<number>(() => {});
+
+/**
+ * The shell as the browser runs it, less the worker: everything that crosses between the page
+ * and the shell is structured-cloned, as postMessage would (a Date, a Uint8Array, an error's
+ * `code` must survive the trip). `runs` counts the commands it ran.
+ */
+export function clonedShell(): ShellRunner & { runs: number } {
+  const c = <T>(value: T): T => structuredClone(value);
+  const runner = {
+    runs: 0,
+    dispose() {},
+    async run(request: ShellRequest, host: ShellHost, signal?: AbortSignal) {
+      runner.runs++;
+      const remote: ShellHost = {
+        fs: async (method, args) => c(await host.fs(method, c(args))),
+        describeFs: async () => c(await host.describeFs()),
+        spawn: async (id, name, args, cwd, env) => c(await host.spawn(id, name, c(args), cwd, c(env))),
+        cancel: (id) => host.cancel(id),
+      };
+      return c(await runShell(c(request), remote, signal));
+    },
+  };
+  return runner;
+}

@@ -22,19 +22,29 @@
  * into it: an `npm install` would otherwise flood the Files view.
  *
  * Not forwarded: the shell's stdin to a spawned program (`echo x | node` gives node no input).
- * Booting is in webcontainer-boot.ts; this module is loaded only once a WebContainer is up.
+ * Where the shell runs: the Bash is built by webcontainer-shell.ts, in a `webcontainer-shell` worker
+ * in the browser (its fs calls and program starts come back here as ShellHost calls), in-process
+ * in Node tests. Booting is in webcontainer-boot.ts; this module is loaded only once a
+ * WebContainer is up.
  */
 import { Bash, InMemoryFs, MountableFs, defineCommand } from 'just-bash';
 import type { FileSystemTree, IFSWatcher, WebContainerProcess } from '@webcontainer/api';
 import type { AgentId } from '../core/messages';
 import { isWithin, normalize, osError, parentOf } from './paths';
-import { normalizeGrepArgs, normalizeXargsArgs } from './shell-args';
 import type { ExecOptions, ExecResult, FileChange, FileEntry, ProjectFiles, Sandbox } from './sandbox';
 import { bootWebContainer, type BootOptions, type WebContainerLike } from './webcontainer-boot';
 import { DevNullFs, WebContainerFs, type Kind, type WebContainerFsState } from './webcontainer-fs';
+import {
+  answerFs,
+  describeFs,
+  inProcessShell,
+  SPAWNED_COMMANDS,
+  type ShellHost,
+  type ShellOutcome,
+  type ShellRunner,
+} from './webcontainer-shell';
 
-/** Programs handed to WebContainer instead of just-bash. */
-export const SPAWNED_COMMANDS = ['node', 'npm', 'npx', 'python3', 'jsh'] as const;
+export { SPAWNED_COMMANDS } from './webcontainer-shell';
 
 /** The most output kept from one spawned program (the tools cut results to 50,000 anyway). */
 export const PROCESS_OUTPUT_CAP = 1_000_000;
@@ -51,13 +61,6 @@ const WRITE_MEMORY_MS = 2000;
 const EXEC_GRACE_MS = 1000;
 /** Folders whose contents are neither listed nor reported. */
 const UNLISTED = new Set(['node_modules', '.git']);
-
-const EXECUTION_LIMITS = {
-  maxCommandCount: 1e12,
-  maxLoopIterations: 1e12,
-  maxWorkUnits: 1e12,
-  maxOutputSize: 512 * 1024 * 1024,
-};
 
 /** Variables the shell owns; the rest of its exported environment is passed to programs. */
 const SHELL_OWNED = new Set([
@@ -294,12 +297,6 @@ class SpawnedPrograms {
     readonly signal: AbortSignal | undefined,
   ) {}
 
-  commands() {
-    return SPAWNED_COMMANDS.map((name) =>
-      defineCommand(name, (args, ctx) => this.run(name, args, ctx.cwd, ctx.exportedEnv, ctx.signal)),
-    );
-  }
-
   async run(
     name: string,
     args: string[],
@@ -391,21 +388,6 @@ function stub(name: string) {
   }));
 }
 
-/** A built-in wrapped so that its arguments are rewritten first (as on the offline backend). */
-function rewriting(name: string, rewrite: (args: string[]) => string[]) {
-  return defineCommand(name, async (args, ctx) => {
-    if (!ctx.origCommand) return { stdout: '', stderr: `${name}: not available\n`, exitCode: 127 };
-    return ctx.origCommand(rewrite(args));
-  });
-}
-
-const REWRITES = [
-  rewriting('xargs', normalizeXargsArgs),
-  rewriting('grep', normalizeGrepArgs),
-  rewriting('egrep', normalizeGrepArgs),
-  rewriting('fgrep', normalizeGrepArgs),
-];
-
 /** The WebContainer sandbox: just-bash over WebContainer's files, its programs spawned there. */
 export class WebContainerSandbox implements Sandbox {
   readonly kind = 'webcontainer' as const;
@@ -417,10 +399,13 @@ export class WebContainerSandbox implements Sandbox {
   /** /tmp, HOME and just-bash's /bin: the shell's own scratch space, not WebContainer's. */
   readonly #scratch = new InMemoryFs();
   readonly #devNull = new DevNullFs();
+  /** Where the commands' just-bash runs: a worker in the browser, this thread in Node tests. */
+  readonly #shell: ShellRunner;
   #disposed = false;
 
-  constructor(wc: WebContainerLike) {
+  constructor(wc: WebContainerLike, shell: ShellRunner = inProcessShell()) {
     this.#wc = wc;
+    this.#shell = shell;
     this.workdir = normalize(wc.workdir);
     this.home = parentOf(this.workdir);
     this.#state = {
@@ -472,20 +457,38 @@ export class WebContainerSandbox implements Sandbox {
     const credit = this.#feed.begin(agent);
     const started = Date.now();
     const programs = new SpawnedPrograms(this.#wc, this.workdir, started + timeoutMs, signal);
+    const fs = this.#shellFs(agent);
+    const stops = new Map<number, AbortController>();
+    const stop = (id: number) => {
+      const controller = stops.get(id) ?? new AbortController();
+      stops.set(id, controller);
+      return controller;
+    };
+    // What the shell may do here: file operations, and starting programs in WebContainer.
+    const host: ShellHost = {
+      fs: (method, args) => answerFs(fs, method, args),
+      describeFs: async () => describeFs(fs),
+      spawn: async (id, name, args, cwd, env): Promise<ShellOutcome> => {
+        try {
+          return await programs.run(name, args, cwd, env, stop(id).signal);
+        } finally {
+          stops.delete(id);
+        }
+      },
+      cancel: (id) => stop(id).abort(),
+    };
     try {
-      const bash = new Bash({
-        fs: this.#shellFs(agent),
-        cwd: this.workdir,
-        env: { HOME: this.home, USER: 'user', TMPDIR: '/tmp' },
-        customCommands: [...REWRITES, ...programs.commands()],
-        executionLimits: { ...EXECUTION_LIMITS, maxExecutionTimeMs: Math.max(1, timeoutMs) },
-      });
-      const result = await bash.exec(command, { signal, cwd: this.workdir });
+      const result = await this.#shell.run(
+        { command, cwd: this.workdir, home: this.home, timeoutMs },
+        host,
+        signal,
+      );
       const elapsed = Date.now() - started;
       if (signal?.aborted) {
         return { stdout: result.stdout, stderr: result.stderr, exitCode: EXIT_STOPPED, timedOut: false };
       }
       const timedOut =
+        !!result.hung ||
         programs.timedOut ||
         elapsed >= timeoutMs ||
         (result.exitCode === EXIT_TIMED_OUT && /exceeded (its )?execution deadline/.test(result.stderr));
@@ -574,12 +577,15 @@ export class WebContainerSandbox implements Sandbox {
   dispose(): void {
     this.#disposed = true;
     this.#feed.stop();
+    this.#shell.dispose();
   }
 }
 
 export interface CreateOptions extends BootOptions {
   /** A WebContainer booted already (tests pass a fake); otherwise one is booted. */
   webContainer?: WebContainerLike;
+  /** Where commands run (the browser passes a worker, see webcontainer-host.ts); this thread by default. */
+  shell?: ShellRunner;
 }
 
 /**
@@ -589,7 +595,7 @@ export interface CreateOptions extends BootOptions {
 export async function create(files: ProjectFiles, options: CreateOptions = {}): Promise<WebContainerSandbox> {
   const tree = toFileSystemTree(files);
   const wc = options.webContainer ?? (await bootWebContainer(options));
-  const sandbox = new WebContainerSandbox(wc);
+  const sandbox = new WebContainerSandbox(wc, options.shell);
   await sandbox.mount(tree);
   return sandbox;
 }

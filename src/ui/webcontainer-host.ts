@@ -6,6 +6,10 @@
  *   WebContainerSandbox  (src/sandbox/webcontainer.ts)
  *     └─ Comlink.expose(SandboxRemote, port2)  ◄── port1 ──  Comlink.wrap<SandboxRemote>(port1)
  *
+ * The commands' shell (just-bash) does not run here: each exec runs in a `webcontainer-shell`
+ * worker (workerShell below), which calls back for file operations and for the programs it
+ * starts in WebContainer, so a runaway shell loop never freezes the page.
+ *
  * The agents get the same SandboxRemote the offline sandbox's worker gives them, so nothing in
  * the workers knows which backend answers. The WebContainer client and the shell around it
  * (just-bash) load on demand: the first only when a boot is tried, the second only once it
@@ -15,10 +19,81 @@ import * as Comlink from 'comlink';
 import type { AgentId } from '../core/messages';
 import type { FileChange, FileEntry, Sandbox } from '../sandbox/sandbox';
 import { bootWebContainer, DEFAULT_BOOT_TIMEOUT_MS } from '../sandbox/webcontainer-boot';
+import type { ShellOutcome, ShellRunner } from '../sandbox/webcontainer-shell';
 import type { SampleName, SandboxRemote } from '../workers/protocol';
+import type { ShellWorkerApi } from '../workers/webcontainer-shell';
+import ShellWorker from '../workers/webcontainer-shell.ts?worker';
 import type { SandboxHost } from './sandbox-host';
 
 export { cannotBootReason } from '../sandbox/webcontainer-boot';
+
+/** How long past its deadline a shell worker may stay silent before it is terminated. */
+export const SHELL_HUNG_GRACE_MS = 2000;
+/** Idle shell workers kept for the next commands (one per agent running a command at once). */
+const IDLE_SHELLS = 2;
+
+/**
+ * Commands run in `webcontainer-shell` workers, one command per worker at a time, so a runaway
+ * loop never holds the page (or another agent's command). One worker is started at once, so
+ * just-bash is loaded before the first command. A worker that has not answered by the deadline
+ * plus SHELL_HUNG_GRACE_MS is terminated and the command reported as timed out.
+ */
+export function workerShell(): ShellRunner {
+  interface Shell {
+    worker: Worker;
+    api: Comlink.Remote<ShellWorkerApi>;
+  }
+  const start = (): Shell => {
+    const worker = new ShellWorker({ name: 'webcontainer-shell' });
+    return { worker, api: Comlink.wrap<ShellWorkerApi>(worker) };
+  };
+  const idle: Shell[] = [start()];
+  const busy = new Set<Shell>();
+  let ids = 0;
+  let disposed = false;
+  return {
+    async run(request, host, signal) {
+      if (disposed) throw new Error('The sandbox has been disposed');
+      const shell = idle.pop() ?? start();
+      busy.add(shell);
+      const id = ++ids;
+      const onAbort = () => void shell.api.abort(id).catch(() => {});
+      signal?.addEventListener('abort', onAbort, { once: true });
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const hung = new Promise<'hung'>((resolve) => {
+        timer = setTimeout(() => resolve('hung'), request.timeoutMs + SHELL_HUNG_GRACE_MS);
+      });
+      let reusable = false;
+      try {
+        const outcome: ShellOutcome | 'hung' = await Promise.race([
+          shell.api.run(id, request, Comlink.proxy(host)),
+          hung,
+        ]);
+        if (outcome === 'hung') {
+          return {
+            stdout: '',
+            stderr: 'bash: killed: the command did not stop at its deadline\n',
+            exitCode: 124,
+            hung: true,
+          };
+        }
+        reusable = true;
+        return outcome;
+      } finally {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        busy.delete(shell);
+        if (reusable && !disposed && idle.length < IDLE_SHELLS) idle.push(shell);
+        else shell.worker.terminate();
+      }
+    },
+    dispose() {
+      disposed = true;
+      for (const shell of [...idle.splice(0), ...busy]) shell.worker.terminate();
+      busy.clear();
+    },
+  };
+}
 
 export class WebContainerSandboxHost implements SandboxHost {
   readonly kind = 'webcontainer' as const;
@@ -57,7 +132,7 @@ export class WebContainerSandboxHost implements SandboxHost {
       import('../sandbox/samples'),
     ]);
     if (this.#disposed) throw new Error('The WebContainer sandbox was closed before it started');
-    const sandbox = await create(loadSample(this.sample), { webContainer: wc });
+    const sandbox = await create(loadSample(this.sample), { webContainer: wc, shell: workerShell() });
     sandbox.onChange((change) => this.#queue(change));
     this.#sandbox = sandbox;
     return { workdir: sandbox.workdir };
