@@ -21,7 +21,7 @@ import type { CpOptions, FileContent, FsStat, IFileSystem, MkdirOptions, RmOptio
 import type { AgentId } from '../core/messages';
 import { LanguageRuntimes, RUNTIME_COMMAND_NAMES, type RuntimeExec, type RuntimeProgress } from './runtimes';
 import type { PythonHost } from './runtimes/python-host';
-import { isWithin, normalize, osError, parentOf } from './paths';
+import { isWithin, normalize, osError, parentOf, writeText } from './paths';
 import { normalizeGrepArgs, normalizeXargsArgs } from './shell-args';
 import type { ExecOptions, ExecResult, FileChange, FileEntry, ProjectFiles, Sandbox } from './sandbox';
 
@@ -363,21 +363,7 @@ export class LocalSandbox implements Sandbox {
   /** Writes a text file and its missing parent directories, as the reference's write_file does. */
   async writeFile(path: string, content: string, agent: AgentId = 'user'): Promise<void> {
     const full = normalize(path);
-    const fs = new AgentFs(this.#feed, agent);
-    const parent = parentOf(full);
-    // Python: parent.mkdir(parents=True, exist_ok=True), then write_text(content).
-    let ancestor = '/';
-    for (const part of parent.split('/').filter(Boolean)) {
-      const next = ancestor === '/' ? `/${part}` : `${ancestor}/${part}`;
-      const stat = await fs.stat(next).catch(() => null);
-      if (!stat) break;
-      if (!stat.isDirectory) throw next === parent ? osError(17, next) : osError(20, parent);
-      ancestor = next;
-    }
-    const target = await fs.stat(full).catch(() => null);
-    if (target?.isDirectory) throw osError(21, path);
-    if (ancestor !== parent) await fs.mkdir(parent, { recursive: true });
-    await fs.writeFile(full, content);
+    await writeText(new AgentFs(this.#feed, agent), full, path, content);
   }
 
   exists(path: string): Promise<boolean> {

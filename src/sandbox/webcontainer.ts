@@ -30,7 +30,7 @@
 import { Bash, InMemoryFs, MountableFs, defineCommand } from 'just-bash';
 import type { FileSystemTree, IFSWatcher, WebContainerProcess } from '@webcontainer/api';
 import type { AgentId } from '../core/messages';
-import { isWithin, normalize, osError, parentOf } from './paths';
+import { isWithin, normalize, osError, parentOf, writeText } from './paths';
 import type { ExecOptions, ExecResult, FileChange, FileEntry, ProjectFiles, Sandbox } from './sandbox';
 import { bootWebContainer, type BootOptions, type WebContainerLike } from './webcontainer-boot';
 import { DevNullFs, WebContainerFs, type Kind, type WebContainerFsState } from './webcontainer-fs';
@@ -519,20 +519,7 @@ export class WebContainerSandbox implements Sandbox {
     const fs = this.#shellFs(agent);
     const credit = this.#feed.begin(agent);
     try {
-      const parent = parentOf(full);
-      // Python: parent.mkdir(parents=True, exist_ok=True), then write_text(content).
-      let ancestor = '/';
-      for (const part of parent.split('/').filter(Boolean)) {
-        const next = ancestor === '/' ? `/${part}` : `${ancestor}/${part}`;
-        const stat = await fs.stat(next).catch(() => null);
-        if (!stat) break;
-        if (!stat.isDirectory) throw next === parent ? osError(17, next) : osError(20, parent);
-        ancestor = next;
-      }
-      if (ancestor === parent && (await fs.stat(full).catch(() => null))?.isDirectory)
-        throw osError(21, path);
-      if (ancestor !== parent) await fs.mkdir(parent, { recursive: true });
-      await fs.writeFile(full, content);
+      await writeText(fs, full, path, content);
     } finally {
       this.#feed.end(credit);
     }
