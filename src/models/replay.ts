@@ -11,6 +11,9 @@
 import type { AgentId, AssistantBlock } from '../core/messages';
 import type { ModelCallOptions, ModelClient, ModelRequest, ModelResponse } from '../core/model';
 import { streamResponse } from './stream';
+import { parseReprBlock } from './trace-repr.js';
+
+export { parseReprBlock };
 
 export interface TraceCycle {
   cycle: number;
@@ -56,61 +59,6 @@ export function traceResponse(cycle: TraceCycle): ModelResponse {
       block.type === 'unknown' ? parseReprBlock((block as { raw: string }).raw) : (block as AssistantBlock),
     ),
   };
-}
-
-/** Parses `ThinkingBlock(signature='...', thinking="...", type='thinking')` (and the redacted kind). */
-export function parseReprBlock(raw: string): AssistantBlock {
-  const head = /^(\w+)\((.*)\)$/s.exec(raw);
-  if (!head) throw new Error(`Not a block repr: ${raw.slice(0, 40)}`);
-  const fields: Record<string, string> = {};
-  const body = head[2];
-  let i = 0;
-  while (i < body.length) {
-    const key = /^\s*,?\s*(\w+)=/.exec(body.slice(i));
-    if (!key) break;
-    i += key[0].length;
-    const [value, end] = readPythonString(body, i);
-    fields[key[1]] = value;
-    i = end;
-  }
-  if (fields.type === 'thinking') {
-    return { type: 'thinking', thinking: fields.thinking ?? '', signature: fields.signature ?? '' };
-  }
-  if (fields.type === 'redacted_thinking') return { type: 'redacted_thinking', data: fields.data ?? '' };
-  throw new Error(`Unknown block repr type: ${fields.type}`);
-}
-
-const ESCAPES: Record<string, string> = {
-  n: '\n',
-  t: '\t',
-  r: '\r',
-  '\\': '\\',
-  "'": "'",
-  '"': '"',
-  '0': '\0',
-};
-
-function readPythonString(text: string, start: number): [string, number] {
-  const quote = text[start];
-  if (quote !== "'" && quote !== '"') throw new Error(`Expected a string at ${start}`);
-  let out = '';
-  let i = start + 1;
-  while (i < text.length && text[i] !== quote) {
-    if (text[i] !== '\\') {
-      out += text[i++];
-      continue;
-    }
-    const next = text[i + 1];
-    if (next === 'x' || next === 'u' || next === 'U') {
-      const width = next === 'x' ? 2 : next === 'u' ? 4 : 8;
-      out += String.fromCodePoint(parseInt(text.slice(i + 2, i + 2 + width), 16));
-      i += 2 + width;
-    } else {
-      out += ESCAPES[next] ?? `\\${next}`;
-      i += 2;
-    }
-  }
-  return [out, i + 1];
 }
 
 /**
