@@ -1,6 +1,7 @@
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
 import { earlySandbox } from './build/early-sandbox.ts';
+import { justBashSplit } from './build/just-bash-split.ts';
 import { pyodideAssets } from './build/pyodide-assets.ts';
 
 /** Cross-origin isolation: needed by WebContainer and by SharedArrayBuffer in the workers. */
@@ -10,10 +11,10 @@ const isolation = {
 };
 
 export default defineConfig({
-  plugins: [svelte(), earlySandbox(), pyodideAssets(isolation)],
+  plugins: [svelte(), justBashSplit(), earlySandbox(), pyodideAssets(isolation)],
   server: { headers: isolation },
   preview: { headers: isolation },
-  worker: { format: 'es' },
+  worker: { format: 'es', plugins: () => [justBashSplit()] },
   build: { target: 'es2022' },
   test: {
     include: ['src/**/*.test.ts'],

@@ -117,6 +117,18 @@ describe('exec', () => {
     expect(missing.stderr).toMatch(/nope\.txt: No such file or directory/);
   });
 
+  it('offers the browser build’s commands only: the Node-only ones say so in Node too', async () => {
+    for (const name of ['sqlite3', 'tar', 'yq', 'xan']) {
+      const result = await run(sandbox, `${name} --help`);
+      expect(result.exitCode, name).toBe(127);
+      expect(result.stderr, name).toContain(`${name}: command not available in browser environments`);
+    }
+    expect(await run(sandbox, 'echo \'{"a":[1,2]}\' | jq -c .a')).toMatchObject({
+      stdout: '[1,2]\n',
+      exitCode: 0,
+    });
+  });
+
   it('treats /dev/null as a null device', async () => {
     const result = await run(
       sandbox,

@@ -22,7 +22,7 @@ import type { AgentId } from '../core/messages';
 import { LanguageRuntimes, RUNTIME_COMMAND_NAMES, type RuntimeExec, type RuntimeProgress } from './runtimes';
 import type { PythonHost } from './runtimes/python-host';
 import { isWithin, normalize, osError, parentOf, writeText } from './paths';
-import { normalizeGrepArgs, normalizeXargsArgs } from './shell-args';
+import { SHELL_COMMANDS, normalizeGrepArgs, normalizeXargsArgs } from './shell-args';
 import type { ExecOptions, ExecResult, FileChange, FileEntry, ProjectFiles, Sandbox } from './sandbox';
 
 export const DEFAULT_WORKDIR = '/home/user/project';
@@ -329,6 +329,7 @@ export class LocalSandbox implements Sandbox {
       fs,
       cwd: this.workdir,
       env: { HOME, USER: 'user', TMPDIR: '/tmp' },
+      commands: SHELL_COMMANDS,
       customCommands: [...CUSTOM_COMMANDS, ...this.#runtimes.commands(runtime)],
       // The deadline is checked inside the interpreter, so it stops even `while true; do :; done`,
       // which never yields to the event loop and so never sees an AbortSignal fire.
@@ -408,7 +409,7 @@ export async function create(files: ProjectFiles, options: LocalSandboxOptions =
   // workdir. Later ones see the fs through AgentFs and leave it alone, so the stubs by which the
   // shell finds node and python3 (registered per exec) are laid out here too.
   const stub = (name: string) => defineCommand(name, async () => ({ stdout: '', stderr: '', exitCode: 0 }));
-  new Bash({ fs, cwd: workdir, customCommands: RUNTIME_COMMAND_NAMES.map(stub) });
+  new Bash({ fs, cwd: workdir, commands: SHELL_COMMANDS, customCommands: RUNTIME_COMMAND_NAMES.map(stub) });
   for (const dir of [HOME, workdir, '/tmp']) await fs.mkdir(dir, { recursive: true });
   for (const [relative, content] of Object.entries(files)) {
     const path = normalize(`${workdir}/${relative}`);

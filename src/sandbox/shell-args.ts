@@ -1,3 +1,14 @@
+import { getCommandNames, type CommandName } from 'just-bash';
+
+/** The commands just-bash has only outside the browser. */
+const NODE_ONLY = new Set(['sqlite3', 'tar', 'xan', 'yq']);
+
+/**
+ * The commands the agents' shell offers: just-bash's browser set. Passed to every `new Bash`, so
+ * the shell in Vitest (Node) is the one in the browser.
+ */
+export const SHELL_COMMANDS = getCommandNames().filter((name) => !NODE_ONLY.has(name)) as CommandName[];
+
 /**
  * Argument spellings models use that just-bash refuses or reads differently, rewritten into the
  * forms it accepts. Both backends run the agents' bash through just-bash, so both use these.

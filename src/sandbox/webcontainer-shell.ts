@@ -15,7 +15,7 @@
  */
 import { Bash, defineCommand, type IFileSystem } from 'just-bash';
 import { normalize } from './paths';
-import { normalizeGrepArgs, normalizeXargsArgs } from './shell-args';
+import { SHELL_COMMANDS, normalizeGrepArgs, normalizeXargsArgs } from './shell-args';
 
 /** Programs handed to WebContainer instead of just-bash. */
 export const SPAWNED_COMMANDS = ['node', 'npm', 'npx', 'python3', 'jsh'] as const;
@@ -192,6 +192,7 @@ export async function runShell(
     fs,
     cwd: request.cwd,
     env: { HOME: request.home, USER: 'user', TMPDIR: '/tmp' },
+    commands: SHELL_COMMANDS,
     customCommands: [...REWRITES, ...programs],
     executionLimits: { ...EXECUTION_LIMITS, maxExecutionTimeMs: Math.max(1, request.timeoutMs) },
   });

@@ -31,6 +31,7 @@ import { Bash, InMemoryFs, MountableFs, defineCommand } from 'just-bash';
 import type { FileSystemTree, IFSWatcher, WebContainerProcess } from '@webcontainer/api';
 import type { AgentId } from '../core/messages';
 import { isWithin, normalize, osError, parentOf, writeText } from './paths';
+import { SHELL_COMMANDS } from './shell-args';
 import type { ExecOptions, ExecResult, FileChange, FileEntry, ProjectFiles, Sandbox } from './sandbox';
 import { bootWebContainer, type BootOptions, type WebContainerLike } from './webcontainer-boot';
 import { DevNullFs, WebContainerFs, type Kind, type WebContainerFsState } from './webcontainer-fs';
@@ -433,7 +434,12 @@ export class WebContainerSandbox implements Sandbox {
     }
     // A Bash over the bare scratch fs lays out /bin, /dev and /proc once; just-bash finds a
     // command through its /bin entry, so the spawned programs get one too.
-    new Bash({ fs: this.#scratch, cwd: '/', customCommands: SPAWNED_COMMANDS.map(stub) });
+    new Bash({
+      fs: this.#scratch,
+      cwd: '/',
+      commands: SHELL_COMMANDS,
+      customCommands: SPAWNED_COMMANDS.map(stub),
+    });
     for (const dir of [this.home, '/tmp']) await this.#scratch.mkdir(dir, { recursive: true });
     this.#feed.start(await this.#walk());
   }

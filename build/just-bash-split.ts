@@ -1,0 +1,82 @@
+import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'vite';
+
+/**
+ * Serves just-bash to the browser from its code-split ESM build instead of its single browser
+ * bundle. The browser bundle is one 1.24 MB file that the sandbox worker must compile before the
+ * shell can run; the ESM build keeps the shell's core in about 740 KB and loads each command
+ * (grep, sed, awk, jq...) the first time it runs. Compiling half as much is most of start-up.
+ *
+ * just-bash's `__BROWSER__` switch (set here, as its own browser build does) drops the commands
+ * and code paths that need Node: sqlite3, tar, yq, xan, its own python3 and js-exec. What is left
+ * still imports a few Node built-ins for features a browser cannot have (the host filesystem for
+ * OverlayFs/ReadWriteFs, DNS, zlib for gzip); they resolve to stand-ins that throw a clear error
+ * if ever called, as the browser bundle's do.
+ *
+ * Only browser builds and the dev server use this: Vitest runs in Node with the real modules.
+ */
+const ESM_ENTRY = fileURLToPath(new URL('../node_modules/just-bash/dist/bundle/index.js', import.meta.url));
+const BUNDLE_DIR = fileURLToPath(new URL('../node_modules/just-bash/dist/bundle/', import.meta.url));
+
+const NODE_STUB = '\0just-bash-node:';
+// undici is only imported by the pinned-DNS fetch, which throws first when __BROWSER__ is set.
+const UNREACHABLE = /^\.\/chunks\/undici-\w+\.js$/;
+const UNREACHABLE_ID = '\0just-bash-unreachable';
+
+/** `name = () => throw` for each name. */
+const throwing = (module: string, names: string[]) =>
+  names
+    .map(
+      (name) =>
+        `export const ${name} = () => { throw new Error('${module}.${name} is not available in the browser'); };`,
+    )
+    .join('\n');
+
+/** The stand-ins, by built-in: every export a just-bash chunk imports is present. */
+const STUBS: Record<string, string> = {
+  'node:module': `export const createRequire = () => (id) => {
+  throw new Error(\`require('\${id}') is not available in the browser\`);
+};
+export const Module = undefined;`,
+  'node:async_hooks': `export const AsyncLocalStorage = undefined;`,
+  'node:fs': `export const constants = {};
+export const promises = {};
+export const existsSync = () => false;
+${throwing('fs', ['lstatSync', 'readdirSync', 'readlinkSync', 'realpathSync', 'statSync'])}`,
+  'node:fs/promises': throwing('fs', ['open']),
+  'node:path': `export const posix = {};
+export const win32 = {};
+export const sep = '/';
+${throwing('path', ['basename', 'dirname', 'isAbsolute', 'join', 'relative', 'resolve'])}`,
+  'node:dns': throwing('dns', ['lookup']),
+  'node:crypto': `export const randomBytes = (size) => {
+  const bytes = crypto.getRandomValues(new Uint8Array(size));
+  bytes.toString = () => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return bytes;
+};`,
+  'node:zlib': `export const constants = {};
+${throwing('zlib', ['gzipSync', 'gunzipSync'])}`,
+};
+
+export function justBashSplit(): Plugin {
+  return {
+    name: 's04:just-bash-split',
+    enforce: 'pre',
+    apply: (_config, env) => env.command === 'build' && !process.env.VITEST,
+    // just-bash's own switch for its browser build: drops the Node-only commands and code paths.
+    config: () => ({ define: { __BROWSER__: 'true' } }),
+    resolveId(source, importer) {
+      if (source === 'just-bash') return ESM_ENTRY;
+      if (!importer?.startsWith(BUNDLE_DIR)) return null;
+      if (UNREACHABLE.test(source)) return UNREACHABLE_ID;
+      if (!source.startsWith('node:')) return null;
+      if (!(source in STUBS)) throw new Error(`just-bash-split: no browser stand-in for ${source}`);
+      return NODE_STUB + source;
+    },
+    load(id) {
+      if (id === UNREACHABLE_ID) return 'export default {};';
+      if (id.startsWith(NODE_STUB)) return STUBS[id.slice(NODE_STUB.length)];
+      return null;
+    },
+  };
+}
