@@ -102,8 +102,19 @@ export interface SandboxRemote {
 
 export type SampleName = 'python' | 'typescript';
 
+/**
+ * The sandbox worker's URL fragment when the page's first inline script starts it
+ * (build/early-sandbox.ts), followed by the page's query string: the worker then mounts that
+ * page's sample on its own, without waiting for the app's bundle to call `boot`.
+ */
+export const EARLY_BOOT_FRAGMENT = '#boot';
+
 export interface SandboxWorkerApi extends SandboxRemote {
-  /** Mounts the sample project (replacing any files) and resolves when tools can run. */
+  /**
+   * Mounts the sample project (replacing any files) and resolves when tools can run. The first
+   * call takes over a boot of the same sample that the worker started on its own (see
+   * build/early-sandbox.ts).
+   */
   boot(sample: SampleName): Promise<{ workdir: string; readyAtEpoch?: number }>;
   /** Serves the sandbox on another port (one per agent worker). */
   connect(port: MessagePort): void;

@@ -9,7 +9,8 @@ import type { RuntimeProgress } from '../sandbox/runtimes';
 import type { FileChange } from '../sandbox/sandbox';
 import { create } from '../sandbox/local';
 import { loadSample } from '../sandbox/samples';
-import type { SampleName, SandboxRemote, SandboxWorkerApi } from './protocol';
+import { readUrlSettings } from '../ui/url-settings';
+import { EARLY_BOOT_FRAGMENT, type SampleName, type SandboxRemote, type SandboxWorkerApi } from './protocol';
 
 let sandbox: Awaited<ReturnType<typeof create>> | undefined;
 let runtimeListener: ((progress: RuntimeProgress) => void) | undefined;
@@ -43,19 +44,41 @@ const remote: SandboxRemote = {
   list: () => ready().list(),
 };
 
+type Booted = { workdir: string; readyAtEpoch: number };
+
+async function mount(sample: SampleName): Promise<Booted> {
+  if (sample !== 'python' && sample !== 'typescript') throw new Error(`Unknown sample project: ${sample}`);
+  unsubscribe();
+  unsubscribeRuntimes();
+  sandbox?.dispose();
+  sandbox = undefined;
+  const mounted = await create(loadSample(sample));
+  sandbox = mounted;
+  unsubscribe = mounted.onChange(queue);
+  unsubscribeRuntimes = mounted.onRuntimeProgress((progress) => runtimeListener?.(progress));
+  // Ready here, in this thread: the page records this time, not when it got around to the reply.
+  return { workdir: mounted.workdir, readyAtEpoch: performance.timeOrigin + performance.now() };
+}
+
+/** A boot this worker started on its own (EARLY_BOOT_FRAGMENT), until the page's first `boot`. */
+let early: { sample: SampleName; booted: Promise<Booted> } | undefined;
+
+if (self.location.hash.startsWith(EARLY_BOOT_FRAGMENT)) {
+  const { sample } = readUrlSettings(self.location.hash.slice(EARLY_BOOT_FRAGMENT.length));
+  const booted = mount(sample);
+  booted.catch(() => {}); // reported to the page's boot call
+  early = { sample, booted };
+}
+
 const api: SandboxWorkerApi = {
   ...remote,
 
   async boot(sample: SampleName) {
-    if (sample !== 'python' && sample !== 'typescript') throw new Error(`Unknown sample project: ${sample}`);
-    unsubscribe();
-    unsubscribeRuntimes();
-    sandbox?.dispose();
-    sandbox = await create(loadSample(sample));
-    unsubscribe = sandbox.onChange(queue);
-    unsubscribeRuntimes = sandbox.onRuntimeProgress((progress) => runtimeListener?.(progress));
-    // Ready here, in this thread: the page records this time, not when it got around to the reply.
-    return { workdir: sandbox.workdir, readyAtEpoch: performance.timeOrigin + performance.now() };
+    const started = early;
+    early = undefined;
+    if (started?.sample === sample) return started.booted;
+    if (started) await started.booted.catch(() => {});
+    return mount(sample);
   },
 
   connect(port: MessagePort) {

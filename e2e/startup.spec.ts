@@ -1,0 +1,115 @@
+import type { Page } from '@playwright/test';
+import { expect, open, test } from './fixtures';
+
+/**
+ * Start-up of the offline sandbox, and its shell as the browser gets it: just-bash's code-split
+ * build (build/just-bash-split.ts), whose commands load the first time they run.
+ *
+ * These tests talk to a sandbox worker of their own (named `probe`), created from the same script
+ * as the app's, over Comlink's wire format, so nothing of the app stands in between.
+ */
+
+/** Starts a probe worker from the built sandbox script, with this URL fragment. */
+async function startProbe(page: Page, fragment: string): Promise<void> {
+  await page.evaluate((fragment) => {
+    const script = document.querySelector('head script')?.textContent ?? '';
+    const url = /"(\/assets\/sandbox-[\w-]+\.js)/.exec(script)?.[1];
+    if (!url) throw new Error('the early sandbox script is not the first script of the page');
+    (window as unknown as { probe: Worker }).probe = new Worker(url + fragment, {
+      type: 'module',
+      name: 'probe',
+    });
+  }, fragment);
+}
+
+/** Calls a method of the probe's sandbox API, as Comlink would. */
+async function call<T>(page: Page, method: string, ...args: unknown[]): Promise<T> {
+  return page.evaluate(
+    ({ method, args }) =>
+      new Promise<T>((resolve, reject) => {
+        const worker = (window as unknown as { probe: Worker }).probe;
+        const id = crypto.randomUUID();
+        const onMessage = (event: MessageEvent) => {
+          if (event.data?.id !== id) return;
+          worker.removeEventListener('message', onMessage);
+          if (event.data.type === 'HANDLER') reject(new Error(event.data.value?.value?.message ?? 'thrown'));
+          else resolve(event.data.value as T);
+        };
+        worker.addEventListener('message', onMessage);
+        const argumentList = args.map((value) => ({ type: 'RAW', value }));
+        worker.postMessage({ id, type: 'APPLY', path: [method], argumentList });
+      }),
+    { method, args },
+  );
+}
+
+/** The probe's files, once it has mounted a sample (it answers "not booted" until then). */
+async function mountedFiles(page: Page): Promise<string[]> {
+  let files: Array<{ path: string }> = [];
+  await expect
+    .poll(
+      async () => {
+        files = await call<Array<{ path: string }>>(page, 'list').catch(() => []);
+        return files.length;
+      },
+      { timeout: 15_000 },
+    )
+    .toBeGreaterThan(0);
+  return files.map((f) => f.path);
+}
+
+interface ExecResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+const exec = (page: Page, command: string) => call<ExecResult>(page, 'exec', command, 10_000, 'user');
+
+test('the sandbox worker mounts the page’s sample by itself, without waiting for the app', async ({
+  page,
+}) => {
+  await open(page);
+
+  // Started the way the page's first script starts it: the page's query string after #boot.
+  await startProbe(page, '#boot?speed=instant&sample=typescript');
+  const files = await mountedFiles(page);
+  expect(files.some((path) => path.endsWith('.ts'))).toBe(true);
+  expect(files.some((path) => path.endsWith('.py'))).toBe(false);
+  await page.evaluate(() => (window as unknown as { probe: Worker }).probe.terminate());
+
+  // Without the fragment it waits to be told which sample to mount.
+  await startProbe(page, '');
+  await expect(call(page, 'list')).rejects.toThrow('The sandbox is not booted yet');
+});
+
+test('the shell in the browser: commands load on first use, and the Node-only ones are absent', async ({
+  page,
+}) => {
+  await open(page);
+  await startProbe(page, '#boot');
+  await mountedFiles(page);
+
+  const cases: Array<[string, string]> = [
+    ['ls src', 'main.py\nstats.py\nutils.py\n'],
+    ['find . -name "*.py" -path "./src/*" | sort', './src/main.py\n./src/stats.py\n./src/utils.py\n'],
+    ['grep -c pytest requirements.txt', '2\n'],
+    ["printf 'b\\na\\nb\\n' | sort | uniq -c", '   1 a\n   2 b\n'],
+    ["echo 'one two' | awk '{print $2}'", 'two\n'],
+    ["echo hello | sed 's/l/L/g'", 'heLLo\n'],
+    ['echo \'{"a":[1,2]}\' | jq -c .a', '[1,2]\n'],
+    ['seq 3 | xargs -I{} echo n{} | tr "\\n" " "', 'n1 n2 n3 '],
+    ['echo hi | base64', 'aGkK\n'],
+    ['echo hi | sha256sum', '98ea6e4f216f2fb4b69fff9b3a44842c38686ca685f3f55dc48c5d3fb1107be4  -\n'],
+  ];
+  for (const [command, stdout] of cases) {
+    expect(await exec(page, command), command).toMatchObject({ stdout, exitCode: 0 });
+  }
+
+  // Left out, as in just-bash's own browser build (they need Node), and said so.
+  for (const name of ['sqlite3', 'tar', 'yq', 'xan']) {
+    const result = await exec(page, `${name} --help`);
+    expect(result.exitCode, name).toBe(127);
+    expect(result.stderr, name).toContain(`${name}: command not available in browser environments`);
+  }
+});
