@@ -13,6 +13,8 @@ test.describe('sample prompts on the demo model', () => {
     await expect(parent.nth(2).locator('[data-block="tool_result"]')).toContainText('pytest');
     await expect(parent.nth(3)).toHaveAttribute('data-role', 'assistant');
     await expect(parent.nth(3)).toContainText('pytest');
+    // The answer's Markdown is rendered (marked and DOMPurify load after the sandbox is ready).
+    await expect(parent.nth(3).locator('[data-block="text"] strong')).toHaveText('pytest');
 
     // The subagent's array is larger, fresh (starts with the task prompt), and discarded.
     const sub = subagentRegion(page, 1);

@@ -7,6 +7,11 @@ import type { FileEntry } from '../sandbox/sandbox';
 import type { FileMark } from './playground.svelte';
 
 /** 950 -> "950", 12_345 -> "12.3k", 2_500_000 -> "2.5M". */
+/** Text made safe to place in HTML. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
 export function compact(n: number): string {
   if (n < 1000) return String(n);
   if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 2 : 1).replace(/\.?0+$/, '')}k`;

@@ -1,9 +1,13 @@
 /**
  * Model text as safe HTML: Markdown through marked, then DOMPurify. Results are cached because
  * the same blocks are rendered again and again as lists scroll and columns update.
+ *
+ * Loaded on demand by ./markdown.svelte.ts, so that the screen's first paint does not wait for
+ * marked and DOMPurify (a third of the page's script) to be parsed and set up.
  */
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
+import { escapeHtml } from './format';
 
 const CACHE_SIZE = 400;
 /** Beyond this, Markdown parsing costs more than it helps: the text is shown as is. */
@@ -17,10 +21,6 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   if (node.nodeName === 'UL' || node.nodeName === 'OL' || node.nodeName === 'LI')
     node.setAttribute('role', 'none');
 });
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /** Sanitised HTML for a Markdown text. */
 export function renderMarkdown(text: string): string {

@@ -1,0 +1,26 @@
+/**
+ * Model text as safe HTML, with the Markdown renderer (./markdown-render.ts) loaded on demand.
+ * Until it has loaded, text is shown as plain, escaped text; the blocks then render again by
+ * themselves, because the renderer is reactive state. The app starts loading it once the screen
+ * is up (`loadMarkdown`), well before a model's first words arrive.
+ */
+import { escapeHtml } from './format';
+
+type Render = (text: string) => string;
+
+let render = $state<Render | undefined>();
+let loading: Promise<void> | undefined;
+
+export function loadMarkdown(): Promise<void> {
+  loading ??= import('./markdown-render').then((module) => {
+    render = module.renderMarkdown;
+  });
+  return loading;
+}
+
+/** Sanitised HTML for a Markdown text (plain text until the renderer has loaded). */
+export function renderMarkdown(text: string): string {
+  if (render) return render(text);
+  void loadMarkdown();
+  return `<p class="plain">${escapeHtml(text)}</p>`;
+}
