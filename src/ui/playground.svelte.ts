@@ -68,6 +68,9 @@ export interface FileMark {
 }
 
 /** The page's timeline position of an epoch time measured in any thread. */
+/** The longest the screen is held still while a subagent worker starts (see Playground.#hold). */
+const HOLD_MS = 150;
+
 function pageTime(epoch: number): number {
   return epoch - performance.timeOrigin;
 }
@@ -132,6 +135,8 @@ export class Playground {
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   #liveSubagents = new Map<AgentId, Worker>();
   #spawned = 0;
+  #holds = 0;
+  #held: Array<() => void> = [];
   #controller: AbortController | undefined;
   /** The model config of the run under way (settings saved during a run apply to the next). */
   #runModel: ModelConfig | undefined;
@@ -400,7 +405,7 @@ export class Playground {
     const n = ++this.#spawned;
     const id = `subagent-${n}`;
     const start = pageTime(calledAtEpoch);
-    // The worker first: it loads on its own thread while this one adds its column to the screen.
+    // The worker first, with the screen held still while it starts (see #hold).
     const worker = new SubagentWorker({ name: id });
     this.#liveSubagents.set(id, worker);
     const api = Comlink.wrap<SubagentWorkerApi>(worker);
@@ -408,6 +413,7 @@ export class Playground {
     failure.catch(() => {});
     const ready = Promise.race([api.ping(), failure]);
     ready.catch(() => {});
+    this.#hold(ready);
     const sandboxPort = this.#sandboxPort();
 
     const column = new AgentColumn(id, {
@@ -416,7 +422,9 @@ export class Playground {
       messages: [{ role: 'user', content: task.prompt }],
     });
     column.state = 'starting';
-    this.subagents = [...this.subagents, column];
+    this.#whenScreenFree(() => {
+      this.subagents = [...this.subagents, column];
+    });
 
     try {
       await untilStopped(ready, signal);
@@ -449,7 +457,31 @@ export class Playground {
 
   #onEvents(batch: WorkerEvent[]): void {
     if (!Array.isArray(batch)) throw new Error('events: expected an array of events');
-    for (const event of batch) this.#onEvent(event);
+    this.#whenScreenFree(() => {
+      for (const event of batch) this.#onEvent(event);
+    });
+  }
+
+  /**
+   * Holds screen updates while a subagent worker starts, for at most HOLD_MS. Chromium starts a
+   * worker with the help of the page's thread, so a long repaint just after `new Worker` (the new
+   * column, the parent's tool call) delays the worker by as long; measured, it put about 35 ms
+   * on `subagent:spawn`. The held updates are then applied at once, in order.
+   */
+  #hold(starting: Promise<unknown>): void {
+    this.#holds++;
+    const release = () => {
+      if (--this.#holds > 0) return;
+      const held = this.#held;
+      this.#held = [];
+      for (const apply of held) apply();
+    };
+    Promise.race([starting, new Promise((resolve) => setTimeout(resolve, HOLD_MS))]).then(release, release);
+  }
+
+  #whenScreenFree(apply: () => void): void {
+    if (this.#holds > 0) this.#held.push(apply);
+    else apply();
   }
 
   #onEvent(raw: WorkerEvent): void {
