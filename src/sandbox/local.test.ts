@@ -129,6 +129,15 @@ describe('exec', () => {
     });
   });
 
+  it('warms up the common commands without changing a file', async () => {
+    const before = await sandbox.list();
+    await sandbox.warmUp();
+    await new Promise((resolve) => setTimeout(resolve, 50)); // change events are batched
+    expect(changes).toEqual([]);
+    expect(await sandbox.list()).toEqual(before);
+    expect(await run(sandbox, 'ls /dev/null')).toMatchObject({ stdout: '/dev/null\n', exitCode: 0 });
+  });
+
   it('treats /dev/null as a null device', async () => {
     const result = await run(
       sandbox,

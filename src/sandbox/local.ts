@@ -29,6 +29,10 @@ export const DEFAULT_WORKDIR = '/home/user/project';
 const HOME = '/home/user';
 const DEV_NULL = '/dev/null';
 
+/** The commands LocalSandbox.warmUp loads ahead: what agents (and the demo model) run most. */
+const WARM_COMMANDS =
+  'ls cat find sort grep head tail wc sed awk uniq cut tr xargs echo printf tree diff mkdir touch cp mv rm basename dirname';
+
 /** Exit code of a command stopped by the user, as a shell reports SIGINT. */
 const EXIT_STOPPED = 130;
 
@@ -312,6 +316,16 @@ export class LocalSandbox implements Sandbox {
   ) {
     this.#feed = new ChangeFeed(fs);
     this.#runtimes = new LanguageRuntimes({ roots: [workdir, HOME, '/tmp'], python: options.python });
+  }
+
+  /**
+   * Loads the commands agents run most, ahead of their first use: in the browser, just-bash
+   * loads each command's code the first time it runs, which made an agent's first `find | sort`
+   * take about 200 ms. Each is only asked for --help, so no file changes.
+   */
+  async warmUp(): Promise<void> {
+    const script = `for c in ${WARM_COMMANDS}; do "$c" --help; done >/dev/null 2>&1; true`;
+    await this.exec(script, { timeoutMs: 10_000 });
   }
 
   /** Runs one command in its own Bash, in `workdir`, attributed to `options.agent`. */

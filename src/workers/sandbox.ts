@@ -56,6 +56,7 @@ async function mount(sample: SampleName): Promise<Booted> {
   sandbox = mounted;
   unsubscribe = mounted.onChange(queue);
   unsubscribeRuntimes = mounted.onRuntimeProgress((progress) => runtimeListener?.(progress));
+  void mounted.warmUp().catch(() => {}); // a head start for the agents' first commands
   // Ready here, in this thread: the page records this time, not when it got around to the reply.
   return { workdir: mounted.workdir, readyAtEpoch: performance.timeOrigin + performance.now() };
 }
