@@ -112,7 +112,11 @@ test.describe('bad input and stopping', () => {
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await expect(page.getByRole('alert')).toContainText(/prompt/i);
     await expect(status(page)).toHaveText(/^Idle/);
-    expect(await watch.names()).not.toContain('parent');
+    // Nothing ran: no model call, nothing in the parent's array, no subagent. (The parent's
+    // worker itself is started ahead of the first run, once the sandbox is ready.)
+    await expect(parentList(page)).toHaveCount(0);
+    expect(await page.evaluate(() => performance.getEntriesByName('model:call').length)).toBe(0);
+    expect((await watch.names()).filter((name) => name.startsWith('subagent-'))).toEqual([]);
   });
 
   test('Stop ends a run at once and terminates every agent worker, keeping the arrays', async ({

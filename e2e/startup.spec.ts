@@ -113,3 +113,12 @@ test('the shell in the browser: commands load on first use, and the Node-only on
     expect(result.stderr, name).toContain(`${name}: command not available in browser environments`);
   }
 });
+
+test('once the sandbox is ready, the parent’s worker is started ahead of the first run', async ({
+  page,
+  watch,
+}) => {
+  await open(page);
+  await expect.poll(() => watch.open('parent')).toEqual(['parent']);
+  expect(await page.evaluate(() => performance.getEntriesByName('model:call').length)).toBe(0);
+});

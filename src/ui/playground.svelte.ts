@@ -191,6 +191,7 @@ export class Playground {
       try {
         const { WebContainerSandboxHost } = await import('./webcontainer-host');
         await this.#adopt(new WebContainerSandboxHost(sample, { timeoutMs }));
+        this.#startParent();
         this.webContainer = { kind: 'active', how: 'chosen' };
       } catch (error) {
         this.webContainer = { kind: 'unavailable', reason: reasonOf(error) };
@@ -199,6 +200,7 @@ export class Playground {
       return;
     }
     await this.#adopt(LocalSandboxHost.take(sample));
+    this.#startParent();
     if (sandbox === 'auto') void this.#tryWebContainer(timeoutMs);
   }
 
@@ -338,12 +340,7 @@ export class Playground {
     this.status = { kind: 'running' };
 
     try {
-      if (!this.#parentApi) {
-        this.#parentWorker = new ParentWorker({ name: 'parent' });
-        this.#parentApi = Comlink.wrap<ParentWorkerApi>(this.#parentWorker);
-        this.#parentFailure = failureOf(this.#parentWorker, 'parent');
-        this.#parentFailure.catch(() => {});
-      }
+      const parentApi = this.#startParent();
       // A stopped turn's dangling tail is not sent again, so it leaves the screen too: the
       // parent column always shows the array the model receives.
       const history = resumableHistory(this.parent.messages);
@@ -355,7 +352,7 @@ export class Playground {
         runTask: (task: TaskRequest, calledAtEpoch: number) =>
           this.#runTask(task, calledAtEpoch, controller.signal),
       });
-      const run = this.#parentApi.run(
+      const run = parentApi.run(
         { prompt, history, settings: this.#settings() },
         Comlink.transfer(port, [port]),
         host,
@@ -375,6 +372,19 @@ export class Playground {
       this.parent.draft = null;
       performance.mark('run:finished');
     }
+  }
+
+  /**
+   * The parent's worker, started if it is not running: at the first run, and ahead of it once the
+   * sandbox is ready. It lives across runs, until Stop or a failure.
+   */
+  #startParent(): Comlink.Remote<ParentWorkerApi> {
+    if (this.#parentApi) return this.#parentApi;
+    this.#parentWorker = new ParentWorker({ name: 'parent' });
+    this.#parentApi = Comlink.wrap<ParentWorkerApi>(this.#parentWorker);
+    this.#parentFailure = failureOf(this.#parentWorker, 'parent');
+    this.#parentFailure.catch(() => {});
+    return this.#parentApi;
   }
 
   /** Stops the run at once: every agent worker is terminated; the sandbox and the arrays stay. */
