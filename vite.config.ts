@@ -2,6 +2,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
 import { earlySandbox } from './build/early-sandbox.ts';
 import { justBashSplit } from './build/just-bash-split.ts';
+import { immutableAssets } from './build/immutable-assets.ts';
 import { pyodideAssets } from './build/pyodide-assets.ts';
 
 /** Cross-origin isolation: needed by WebContainer and by SharedArrayBuffer in the workers. */
@@ -11,7 +12,7 @@ const isolation = {
 };
 
 export default defineConfig({
-  plugins: [svelte(), justBashSplit(), earlySandbox(), pyodideAssets(isolation)],
+  plugins: [svelte(), justBashSplit(), earlySandbox(), pyodideAssets(isolation), immutableAssets()],
   server: { headers: isolation },
   preview: { headers: isolation },
   worker: { format: 'es', plugins: () => [justBashSplit()] },
