@@ -13,6 +13,7 @@ import type { RuntimeProgress } from '../sandbox/runtimes';
 import type { FileChange, FileEntry } from '../sandbox/sandbox';
 import {
   checkEvent,
+  checkReady,
   type AgentSettings,
   type ModelConfig,
   type ParentWorkerApi,
@@ -421,7 +422,7 @@ export class Playground {
     const api = Comlink.wrap<SubagentWorkerApi>(worker);
     const failure = failureOf(worker, id);
     failure.catch(() => {});
-    const ready = Promise.race([api.ping(), failure]);
+    const ready = Promise.race([api.ready(), failure]);
     ready.catch(() => {});
     this.#hold(ready);
     const sandboxPort = this.#sandboxPort();
@@ -437,8 +438,8 @@ export class Playground {
     });
 
     try {
-      await untilStopped(ready, signal);
-      measure('subagent:spawn', start, performance.now());
+      const { readyAtEpoch } = checkReady(await untilStopped(ready, signal));
+      measure('subagent:spawn', start, Math.max(start, pageTime(readyAtEpoch)));
       column.state = 'running';
       const port = await sandboxPort;
       const run = api.run(

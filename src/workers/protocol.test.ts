@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkEvent,
   checkParentRun,
+  checkReady,
   checkSettings,
   checkSubagentRun,
   checkTask,
@@ -59,5 +60,16 @@ describe('checks where worker messages arrive', () => {
       description: 'd',
     });
     expect(() => checkTask({ id: 't', prompt: 5, description: 'd' })).toThrow("'prompt' must be a string");
+  });
+
+  it('checks a subagent worker’s ready answer', () => {
+    expect(checkReady({ name: 'subagent-1', readyAtEpoch: 1.5e12 })).toEqual({
+      name: 'subagent-1',
+      readyAtEpoch: 1.5e12,
+    });
+    expect(() => checkReady({ name: 'subagent-1', readyAtEpoch: Number.NaN })).toThrow(
+      "'readyAtEpoch' must be a finite number",
+    );
+    expect(() => checkReady('subagent-1')).toThrow(ProtocolError);
   });
 });

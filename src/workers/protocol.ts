@@ -85,8 +85,14 @@ export interface ParentWorkerApi {
   run(request: ParentRunRequest, sandbox: MessagePort, host: ParentHost): Promise<Message[]>;
 }
 
+/** A subagent worker's answer once it can take its run: its name, and when (its own clock). */
+export interface WorkerReady {
+  name: string;
+  readyAtEpoch: number;
+}
+
 export interface SubagentWorkerApi {
-  ping(): string;
+  ready(): WorkerReady;
   run(request: SubagentRunRequest, sandbox: MessagePort, host: EventHost): Promise<string>;
 }
 
@@ -224,6 +230,15 @@ export function checkEvent(value: unknown): WorkerEvent {
     throw new ProtocolError("event message: needs 'index' and 'message'");
   }
   return value as unknown as WorkerEvent;
+}
+
+/** Checks a subagent worker's `ready` answer as it arrives on the page. */
+export function checkReady(value: unknown): WorkerReady {
+  if (!isRecord(value)) throw new ProtocolError('ready: expected an object');
+  const readyAtEpoch = value.readyAtEpoch;
+  if (typeof readyAtEpoch !== 'number' || !Number.isFinite(readyAtEpoch))
+    throw new ProtocolError("ready: 'readyAtEpoch' must be a finite number");
+  return { name: expectString(value, 'name', 'ready'), readyAtEpoch };
 }
 
 /** Checks a task request as it arrives on the page from the parent worker. */

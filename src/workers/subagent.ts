@@ -10,7 +10,8 @@ import { checkSubagentRun, type EventHost, type SubagentWorkerApi } from './prot
 import { eventForwarder, toolHandlers } from './agent-runtime';
 
 const api: SubagentWorkerApi = {
-  ping: () => self.name,
+  // The worker's own time: the page may be busy when the answer arrives.
+  ready: () => ({ name: self.name, readyAtEpoch: performance.timeOrigin + performance.now() }),
 
   async run(request, sandbox, host: EventHost) {
     const { agent, prompt, settings } = checkSubagentRun(request);
