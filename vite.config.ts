@@ -2,8 +2,8 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
 import { earlySandbox } from './build/early-sandbox.ts';
 import { justBashSplit } from './build/just-bash-split.ts';
-import { immutableAssets } from './build/immutable-assets.ts';
 import { pyodideAssets } from './build/pyodide-assets.ts';
+import { staticAssets } from './build/static-assets.ts';
 
 /** Cross-origin isolation: needed by WebContainer and by SharedArrayBuffer in the workers. */
 const isolation = {
@@ -12,7 +12,7 @@ const isolation = {
 };
 
 export default defineConfig({
-  plugins: [svelte(), justBashSplit(), earlySandbox(), pyodideAssets(isolation), immutableAssets()],
+  plugins: [svelte(), justBashSplit(), earlySandbox(), pyodideAssets(isolation), staticAssets(isolation)],
   server: { headers: isolation },
   preview: { headers: isolation },
   worker: { format: 'es', plugins: () => [justBashSplit()] },

@@ -8,16 +8,23 @@ test('the page is served cross-origin isolated', async ({ page }) => {
   await expect(page.getByRole('status')).toHaveText(/^Idle/);
 });
 
-test('hashed assets are served to be cached for good; the page that names them is not', async ({
+test('hashed assets are served compressed ahead and cacheable for good; the page is not cached', async ({
   page,
   request,
 }) => {
   const response = await page.goto('/');
-  expect(response?.headers()['cache-control']).not.toContain('immutable');
+  expect(response?.headers()['cache-control']).toBe('no-cache');
   const script = await page.locator('script[type="module"][src^="/assets/"]').getAttribute('src');
   expect(script).toMatch(/^\/assets\/index-[\w-]+\.js$/);
-  const asset = await request.get(script!);
-  expect(asset.ok()).toBe(true);
-  expect(asset.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
-  expect(asset.headers()['cross-origin-embedder-policy']).toBe('require-corp');
+
+  const compressed = await request.get(script!, { headers: { 'Accept-Encoding': 'br' } });
+  expect(compressed.ok()).toBe(true);
+  expect(compressed.headers()['content-encoding']).toBe('br');
+  expect(compressed.headers()['cache-control']).toBe('public,max-age=31536000,immutable');
+  expect(compressed.headers()['cross-origin-embedder-policy']).toBe('require-corp');
+
+  // The same script, whichever way it travels.
+  const plain = await request.get(script!, { headers: { 'Accept-Encoding': 'identity' } });
+  expect(plain.headers()['content-encoding']).toBeUndefined();
+  expect(await compressed.text()).toBe(await plain.text());
 });
