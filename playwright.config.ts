@@ -1,11 +1,5 @@
-import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
-
-/** Debian's Chromium (Playwright cannot download its own browser here); CHROMIUM_PATH overrides. */
-function chromiumPath(): string | undefined {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
-  return candidates.find((path): path is string => !!path && existsSync(path));
-}
+import { chromiumPath } from './scripts/built-app.mjs';
 
 const PORT = Number(process.env.E2E_PORT ?? 41731);
 /** The mock Messages API's port; the specs read the same variable. */

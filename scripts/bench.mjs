@@ -10,12 +10,11 @@
  *
  * Usage: npm run bench   (builds, serves on 127.0.0.1:41732, runs, stops the server)
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { chromium } from 'playwright';
+import { chromiumPath, serveBuiltApp } from './built-app.mjs';
 
 const PORT = Number(process.env.BENCH_PORT ?? 41732);
-const URL_BASE = `http://127.0.0.1:${PORT}`;
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const PROMPT = 'Use a subtask to find what testing framework this project uses';
 
@@ -28,47 +27,9 @@ const percentile = (values, p) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
 const round = (n) => Math.round(n * 10) / 10;
 
-function chromiumPath() {
-  return [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
-    (p) => p && existsSync(p),
-  );
-}
-
-async function waitForServer() {
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(URL_BASE)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`the preview server did not start on ${URL_BASE}`);
-}
-
-console.log('Building...');
-if (spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' }).status !== 0)
-  process.exit(1);
-const server = spawn(
-  'npx',
-  ['vite', 'preview', '--port', String(PORT), '--strictPort', '--host', '127.0.0.1'],
-  {
-    stdio: 'ignore',
-    detached: true,
-  },
-);
-const stopServer = () => {
-  try {
-    process.kill(-server.pid);
-  } catch {
-    // already gone
-  }
-};
-process.on('exit', stopServer);
-
+const URL_BASE = await serveBuiltApp(PORT);
 const results = {};
-try {
-  await waitForServer();
+{
   const browser = await chromium.launch({
     executablePath: chromiumPath(),
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
@@ -197,8 +158,6 @@ try {
   };
 
   await browser.close();
-} finally {
-  stopServer();
 }
 
 mkdirSync('bench-results', { recursive: true });

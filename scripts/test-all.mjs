@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chromiumPath } from './built-app.mjs';
 
 const out = mkdtempSync(join(tmpdir(), 's04-tests-'));
 let passed = 0;
@@ -45,8 +46,7 @@ function suite(label, command, args, report, env, count) {
 
 /** Playwright drives Debian's Chromium here; install it once when it is missing and we may. */
 function ensureChromium() {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
-  if (candidates.some((path) => path && existsSync(path))) return;
+  if (chromiumPath()) return;
   if (process.getuid?.() !== 0) {
     console.log('Chromium not found: install it (Debian: apt-get install chromium) or set CHROMIUM_PATH.');
     return;

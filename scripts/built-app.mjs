@@ -1,0 +1,50 @@
+/**
+ * What the scripts that drive the built app share: Debian's Chromium (Playwright cannot download
+ * its own browser here; CHROMIUM_PATH overrides), and building the app and serving it with
+ * `vite preview` for the length of a script.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+/** Chromium's path, or undefined when none is installed. */
+export function chromiumPath() {
+  return [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+    (path) => path && existsSync(path),
+  );
+}
+
+/**
+ * Builds the app and serves it on 127.0.0.1:`port` until this process exits; resolves with the
+ * base URL once the server answers.
+ */
+export async function serveBuiltApp(port) {
+  console.log('Building...');
+  if (spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' }).status !== 0)
+    process.exit(1);
+  const server = spawn(
+    'npx',
+    ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'],
+    {
+      stdio: 'ignore',
+      detached: true,
+    },
+  );
+  server.unref(); // this process ends when its work does; the server goes with it
+  process.on('exit', () => {
+    try {
+      process.kill(-server.pid);
+    } catch {
+      // already gone
+    }
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(url)).ok) return url;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the preview server did not start on ${url}`);
+}
