@@ -1,3 +1,8 @@
+/**
+ * What every just-bash shell of the agents gets, in both backends (both run the agents' bash
+ * through just-bash): the command set, and the argument spellings models use that just-bash
+ * refuses or reads differently, rewritten into the forms it accepts.
+ */
 import { getCommandNames, type CommandName } from 'just-bash';
 
 /** The commands just-bash has only outside the browser. */
@@ -8,11 +13,6 @@ const NODE_ONLY = new Set(['sqlite3', 'tar', 'xan', 'yq']);
  * the shell in Vitest (Node) is the one in the browser.
  */
 export const SHELL_COMMANDS = getCommandNames().filter((name) => !NODE_ONLY.has(name)) as CommandName[];
-
-/**
- * Argument spellings models use that just-bash refuses or reads differently, rewritten into the
- * forms it accepts. Both backends run the agents' bash through just-bash, so both use these.
- */
 
 const GREP_VALUE_OPTIONS = new Set(['-e', '-f', '-A', '-B', '-C', '-m', '-d', '-D', '--regexp', '--file']);
 

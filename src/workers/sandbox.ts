@@ -56,9 +56,10 @@ async function mount(sample: SampleName): Promise<Booted> {
   sandbox = mounted;
   unsubscribe = mounted.onChange(queue);
   unsubscribeRuntimes = mounted.onRuntimeProgress((progress) => runtimeListener?.(progress));
-  void mounted.warmUp().catch(() => {}); // a head start for the agents' first commands
   // Ready here, in this thread: the page records this time, not when it got around to the reply.
-  return { workdir: mounted.workdir, readyAtEpoch: performance.timeOrigin + performance.now() };
+  const readyAtEpoch = performance.timeOrigin + performance.now();
+  void mounted.warmUp().catch(() => {}); // after the mark: a head start for the agents' commands
+  return { workdir: mounted.workdir, readyAtEpoch };
 }
 
 /** A boot this worker started on its own (EARLY_BOOT_FRAGMENT), until the page's first `boot`. */
