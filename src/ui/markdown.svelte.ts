@@ -1,8 +1,8 @@
 /**
  * Model text as safe HTML, with the Markdown renderer (./markdown-render.ts) loaded on demand.
  * Until it has loaded, text is shown as plain, escaped text; the blocks then render again by
- * themselves, because the renderer is reactive state. The app starts loading it once the screen
- * is up (`loadMarkdown`), well before a model's first words arrive.
+ * themselves, because the renderer is reactive state. The app starts loading it once the sandbox
+ * is ready (`loadMarkdown`), well before a model's first words arrive.
  */
 import { escapeHtml } from './format';
 

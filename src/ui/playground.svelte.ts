@@ -68,10 +68,10 @@ export interface FileMark {
   kind: FileChange['kind'];
 }
 
-/** The page's timeline position of an epoch time measured in any thread. */
 /** The longest the screen is held still while a subagent worker starts (see Playground.#hold). */
 const HOLD_MS = 150;
 
+/** The page's timeline position of an epoch time measured in any thread. */
 function pageTime(epoch: number): number {
   return epoch - performance.timeOrigin;
 }
