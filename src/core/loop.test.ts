@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callsTools, says, ScriptedModel, toolUse } from '../models/scripted';
+import { callsTools, says, ScriptedModel, toolUse } from '../../test/scripted';
 import type { AgentId, Message } from './messages';
 import { ModelCallError, type ModelClient } from './model';
 import {

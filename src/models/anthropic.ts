@@ -23,7 +23,7 @@ import type { MessageCreateParamsStreaming, MessageStreamEvent } from '@anthropi
 import type { AssistantBlock, Usage } from '../core/messages';
 import type { ModelCallOptions, ModelClient, ModelRequest, ModelResponse, StreamEvent } from '../core/model';
 import { ModelCallError } from '../core/model';
-import type { ModelConfig } from '../workers/protocol';
+import type { ModelConfig } from './config';
 
 export type AnthropicConfig = Extract<ModelConfig, { provider: 'anthropic' }>;
 

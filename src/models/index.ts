@@ -2,7 +2,7 @@
  * Which model client a loop gets, from the settings the page sent. Each worker builds its own.
  */
 import type { ModelClient } from '../core/model';
-import type { ModelConfig } from '../workers/protocol';
+import type { ModelConfig } from './config';
 import { DemoModel } from './demo';
 
 export async function createModel(config: ModelConfig): Promise<ModelClient> {

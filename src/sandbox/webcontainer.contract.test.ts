@@ -1,14 +1,14 @@
 /**
- * The sandbox contract (contract.ts) on the WebContainer backend: always over a fake of
+ * The sandbox contract (test/sandbox-contract.ts) on the WebContainer backend: always over a fake of
  * WebContainer's API (what the adapter itself does: just-bash over wc.fs, spawn, watch), with the
  * shell in-process and across a transport that clones as postMessage does, and on a
  * real WebContainer where one can boot: a browser page with internet, never Node.
  */
 import { it } from 'vitest';
-import { sandboxContract } from './contract';
+import { sandboxContract } from '../../test/sandbox-contract';
 import { create } from './webcontainer';
 import { cannotBootReason } from './webcontainer-boot';
-import { clonedShell, FakeWebContainer } from './webcontainer-fake';
+import { clonedShell, FakeWebContainer } from '../../test/webcontainer-fake';
 
 sandboxContract('WebContainer adapter over a fake WebContainer', (files) =>
   create(files, { webContainer: new FakeWebContainer() }),

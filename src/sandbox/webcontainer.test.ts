@@ -1,8 +1,8 @@
 /**
- * The WebContainer backend over a fake of WebContainer's API (webcontainer-fake.ts, typed with the
+ * The WebContainer backend over a fake of WebContainer's API (test/webcontainer-fake.ts, typed with the
  * real client's types): booting and its failures, the mount, file errors, just-bash over wc.fs,
  * programs handed to spawn (output cleaned, killed at the deadline), and the watch-based feed.
- * The tool semantics both backends share are in contract.ts.
+ * The tool semantics both backends share are in test/sandbox-contract.ts.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadSample } from './samples';
@@ -15,7 +15,7 @@ import {
   type WebContainerSandbox,
 } from './webcontainer';
 import { bootWebContainer, WebContainerUnavailableError } from './webcontainer-boot';
-import { FakeWebContainer, hang, type FakeProgram } from './webcontainer-fake';
+import { FakeWebContainer, hang, type FakeProgram } from '../../test/webcontainer-fake';
 
 const W = '/home/project';
 const page = { page: true, isolated: true };

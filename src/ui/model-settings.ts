@@ -7,7 +7,7 @@
  *   - the API key: memory only, unless the learner ticks "remember" (then `s04.apiKey` in
  *     localStorage, and nowhere else). It never goes into a URL, the log, an export or an error.
  */
-import type { ModelConfig, Speed } from '../workers/protocol';
+import type { ModelConfig, Speed } from '../models/config';
 import { DEFAULT_BASE_URL, DEFAULT_MODEL, type Provider, type UrlSettings } from './url-settings';
 
 export interface ModelSettings {

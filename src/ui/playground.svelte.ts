@@ -15,11 +15,11 @@ import {
   checkEvent,
   checkReady,
   type AgentSettings,
-  type ModelConfig,
   type ParentWorkerApi,
   type SubagentWorkerApi,
   type WorkerEvent,
 } from '../workers/protocol';
+import type { ModelConfig } from '../models/config';
 import ParentWorker from '../workers/parent.ts?worker';
 import SubagentWorker from '../workers/subagent.ts?worker';
 import { AgentColumn, resumableHistory } from './agent-column.svelte';

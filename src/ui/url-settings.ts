@@ -2,7 +2,8 @@
  * Page settings from the URL (UI-CONTRACT.md). They override stored settings for one page load.
  * An API key is never read from, or written to, a URL.
  */
-import type { SampleName, Speed } from '../workers/protocol';
+import type { Speed } from '../models/config';
+import type { SampleName } from '../workers/protocol';
 
 export type Provider = 'demo' | 'anthropic';
 export type SandboxChoice = 'auto' | 'local' | 'webcontainer';

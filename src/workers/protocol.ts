@@ -15,20 +15,7 @@ import type { LoopEvent, TaskRequest } from '../core/loop';
 import type { AgentId, Message } from '../core/messages';
 import type { RuntimeProgress } from '../sandbox/runtimes';
 import type { ExecResult, FileChange, FileEntry } from '../sandbox/sandbox';
-
-export type Speed = 'instant' | 'normal';
-
-/** Which model drives the loops. An API key travels only inside this, never in a URL. */
-export type ModelConfig =
-  | { provider: 'demo'; speed: Speed }
-  | {
-      provider: 'anthropic';
-      apiKey: string;
-      baseURL: string;
-      model: string;
-      /** Extended thinking with this token budget; off when absent. */
-      thinking?: { budgetTokens: number };
-    };
+import type { ModelConfig } from '../models/config';
 
 export interface AgentSettings {
   model: ModelConfig;

@@ -5,7 +5,12 @@
  * spawn() runs a program given by the test, which writes terminal output (ANSI and CRLF
  * included) and may hang until it is killed.
  */
-import { runShell, type ShellHost, type ShellRequest, type ShellRunner } from './webcontainer-shell';
+import {
+  runShell,
+  type ShellHost,
+  type ShellRequest,
+  type ShellRunner,
+} from '../src/sandbox/webcontainer-shell';
 import type {
   BufferEncoding,
   DirEnt,
@@ -18,7 +23,7 @@ import type {
   SpawnOptions,
   WebContainerProcess,
 } from '@webcontainer/api';
-import type { WebContainerLike } from './webcontainer-boot';
+import type { WebContainerLike } from '../src/sandbox/webcontainer-boot';
 
 type Node = { kind: 'dir' } | { kind: 'file'; bytes: Uint8Array };
 

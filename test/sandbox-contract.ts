@@ -10,11 +10,11 @@
  * string the model would get. Paths are built from the backend's own `workdir`.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runTool } from '../core/loop';
-import type { AgentId } from '../core/messages';
-import { baseToolHandlers, DANGEROUS_COMMANDS, type ToolHandler, type ToolOptions } from '../core/tools';
-import { loadSample, type SampleName } from './samples';
-import type { FileChange, ProjectFiles, Sandbox } from './sandbox';
+import { runTool } from '../src/core/loop';
+import type { AgentId } from '../src/core/messages';
+import { baseToolHandlers, DANGEROUS_COMMANDS, type ToolHandler, type ToolOptions } from '../src/core/tools';
+import { loadSample, type SampleName } from '../src/sandbox/samples';
+import type { FileChange, ProjectFiles, Sandbox } from '../src/sandbox/sandbox';
 
 export type SandboxFactory = (files: ProjectFiles) => Promise<Sandbox>;
 

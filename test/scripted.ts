@@ -2,9 +2,9 @@
  * Test doubles for the core: a scripted model that records every request it receives.
  * Used by the core's tests and by anything that needs a model without a network.
  */
-import type { AssistantBlock, Usage } from '../core/messages';
-import type { ModelCallOptions, ModelClient, ModelRequest, ModelResponse } from '../core/model';
-import { streamResponse } from './stream';
+import type { AssistantBlock, Usage } from '../src/core/messages';
+import type { ModelCallOptions, ModelClient, ModelRequest, ModelResponse } from '../src/core/model';
+import { streamResponse } from '../src/models/stream';
 
 export type ScriptStep =
   | ModelResponse

@@ -1,0 +1,81 @@
+/**
+ * Schemas of the loop's data (messages and loop events), for checking what arrives from another
+ * thread or from a file before anything acts on it. Content blocks are checked for the fields the
+ * playground reads; unknown block types pass (they are shown, folded, as "unknown block").
+ */
+import * as v from 'valibot';
+
+const text = v.string();
+const finite = v.pipe(v.number(), v.finite());
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+export const ContentBlockSchema = v.union([
+  v.looseObject({ type: v.literal('text'), text }),
+  v.looseObject({ type: v.literal('tool_use'), id: text, name: text, input: v.unknown() }),
+  v.looseObject({ type: v.literal('tool_result'), tool_use_id: text, content: v.unknown() }),
+  v.looseObject({ type: v.literal('thinking'), thinking: text, signature: v.optional(text) }),
+  v.looseObject({ type: v.literal('redacted_thinking'), data: text }),
+  v.looseObject({
+    type: v.pipe(
+      text,
+      v.check(
+        (t) => !['text', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking'].includes(t),
+        'a known block type with missing fields',
+      ),
+    ),
+  }),
+]);
+
+export const MessageSchema = v.variant('role', [
+  v.object({ role: v.literal('user'), content: v.union([text, v.array(ContentBlockSchema)]) }),
+  v.object({ role: v.literal('assistant'), content: v.array(ContentBlockSchema) }),
+]);
+
+export const UsageSchema = v.looseObject({
+  input_tokens: count,
+  output_tokens: count,
+  cache_creation_input_tokens: v.nullish(count),
+  cache_read_input_tokens: v.nullish(count),
+});
+
+const StreamEventSchema = v.variant('type', [
+  v.object({ type: v.literal('block_start'), index: count, block: ContentBlockSchema }),
+  v.object({ type: v.literal('text_delta'), index: count, text }),
+  v.object({ type: v.literal('input_json_delta'), index: count, partial_json: text }),
+  v.object({ type: v.literal('thinking_delta'), index: count, thinking: text }),
+  v.object({ type: v.literal('block_stop'), index: count }),
+  v.object({ type: v.literal('retrying'), attempt: count, reason: text }),
+]);
+
+const agent = v.pipe(text, v.regex(/^(parent|subagent-\d+)$/, 'an agent name (parent or subagent-N)'));
+
+/** Every LoopEvent (src/core/loop.ts). */
+export const LoopEventSchemas = [
+  v.object({ type: v.literal('message'), agent, index: count, message: MessageSchema }),
+  v.object({ type: v.literal('model_start'), agent, call: count }),
+  v.object({ type: v.literal('stream'), agent, call: count, event: StreamEventSchema }),
+  v.object({
+    type: v.literal('model_end'),
+    agent,
+    call: count,
+    durationMs: finite,
+    usage: v.optional(UsageSchema),
+    stopReason: v.nullable(text),
+  }),
+  v.object({ type: v.literal('tool_start'), agent, id: text, name: text, input: v.unknown() }),
+  v.object({ type: v.literal('tool_end'), agent, id: text, name: text, output: text, durationMs: finite }),
+  v.object({ type: v.literal('task_start'), agent, id: text, description: text, prompt: text }),
+  v.object({ type: v.literal('task_end'), agent, id: text, summary: text }),
+  v.object({ type: v.literal('limit_reached'), agent, calls: count }),
+  v.object({ type: v.literal('log'), agent, line: text }),
+  v.object({ type: v.literal('error'), agent, error: text }),
+] as const;
+
+export const AgentSchema = agent;
+
+/** The first problem valibot found, as one line: `where: what`. */
+export function firstIssue(issues: readonly v.BaseIssue<unknown>[]): string {
+  const issue = issues[0];
+  const path = v.getDotPath(issue);
+  return path ? `${path}: ${issue.message}` : issue.message;
+}

@@ -1,0 +1,14 @@
+/** Which model drives the loops, as the page hands it to each agent worker. */
+export type Speed = 'instant' | 'normal';
+
+/** Which model drives the loops. An API key travels only inside this, never in a URL. */
+export type ModelConfig =
+  | { provider: 'demo'; speed: Speed }
+  | {
+      provider: 'anthropic';
+      apiKey: string;
+      baseURL: string;
+      model: string;
+      /** Extended thinking with this token budget; off when absent. */
+      thinking?: { budgetTokens: number };
+    };

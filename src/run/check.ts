@@ -1,0 +1,280 @@
+/**
+ * Opening a record from outside (a file, IndexedDB): every problem becomes one sentence that
+ * names it, and nothing is opened unless the whole record holds together. A record is checked in
+ * three passes: its size and JSON, its shape (the schemas), then its story (each event must make
+ * sense after the ones before it: no tool_result without its tool_use, no agent that was never
+ * spawned, no time running backwards).
+ */
+import * as v from 'valibot';
+import type { Message } from '../core/messages';
+import { AgentSchema, firstIssue, LoopEventSchemas, MessageSchema } from '../core/schema';
+import { RECORD_FORMAT, RECORD_VERSION, type RecordEvent, type RunRecord } from './record';
+
+/** The largest run file that is opened (a 5 MB run opens in well under a second). */
+export const MAX_RECORD_BYTES = 25 * 1024 * 1024;
+
+/** A record that cannot be opened; the message says why, for a person. */
+export class RecordError extends Error {
+  override name = 'RecordError';
+}
+
+const text = v.string();
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+const time = v.pipe(v.number(), v.finite(), v.minValue(0));
+
+const LimitsSchema = v.object({
+  subagentMaxCalls: v.pipe(count, v.minValue(1), v.maxValue(100)),
+  outputChars: v.pipe(count, v.minValue(1000), v.maxValue(200_000)),
+  maxTokens: v.pipe(count, v.minValue(1), v.maxValue(64_000)),
+  delegationDepth: v.pipe(count, v.maxValue(3)),
+});
+
+const SettingsSchema = v.object({
+  provider: v.picklist(['demo', 'anthropic']),
+  model: text,
+  baseURL: v.optional(text),
+  sample: v.picklist(['python', 'typescript']),
+  sandbox: text,
+  context: v.picklist(['isolated', 'none', 'fork']),
+  limits: LimitsSchema,
+});
+
+const StatusSchema = v.variant('kind', [
+  v.object({ kind: v.literal('booting') }),
+  v.object({ kind: v.literal('idle') }),
+  v.object({ kind: v.literal('running') }),
+  v.object({ kind: v.literal('finished') }),
+  v.object({ kind: v.literal('stopped'), reason: v.optional(text) }),
+  v.object({ kind: v.literal('failed'), reason: text }),
+]);
+
+const FileChangeSchema = v.object({
+  path: text,
+  kind: v.picklist(['create', 'modify', 'delete']),
+  agent: text,
+});
+
+const PageEventSchemas = [
+  v.object({ type: v.literal('run'), prompt: text, settings: SettingsSchema }),
+  v.object({ type: v.literal('status'), status: StatusSchema }),
+  v.object({
+    type: v.literal('spawn'),
+    agent: AgentSchema,
+    from: AgentSchema,
+    taskId: text,
+    description: text,
+    messages: v.array(MessageSchema),
+  }),
+  v.object({
+    type: v.literal('agent_state'),
+    agent: AgentSchema,
+    state: v.picklist(['discarded', 'stopped', 'failed']),
+    summary: v.optional(text),
+  }),
+  v.object({
+    type: v.literal('worker'),
+    worker: text,
+    phase: v.picklist(['created', 'ready', 'terminated']),
+  }),
+  v.object({ type: v.literal('files'), changes: v.array(FileChangeSchema) }),
+  v.object({ type: v.literal('timing'), agent: text, name: text, start: v.number(), duration: v.number() }),
+] as const;
+
+const EventSchema = v.intersect([
+  v.variant('type', [...LoopEventSchemas, ...PageEventSchemas]),
+  v.object({ t: time }),
+]);
+
+const RecordSchema = v.object({
+  format: v.literal(RECORD_FORMAT),
+  version: v.literal(RECORD_VERSION),
+  id: v.pipe(text, v.minLength(1)),
+  startedAt: time,
+  title: text,
+  settings: SettingsSchema,
+  events: v.array(EventSchema),
+});
+
+/** Field names that hold a secret: a record carrying one is refused, not opened. */
+const SECRET_KEY = /^(api[-_]?key|x-api-key|authorization|auth[-_]?token|access[-_]?token)$/i;
+
+function findSecretField(value: unknown, depth = 0): string | null {
+  if (depth > 64 || typeof value !== 'object' || value === null) return null;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const found = findSecretField(item, depth + 1);
+      if (found) return found;
+    }
+    return null;
+  }
+  for (const [key, inner] of Object.entries(value)) {
+    if (SECRET_KEY.test(key)) return key;
+    const found = findSecretField(inner, depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** Checks that every event makes sense after the ones before it. */
+function checkStory(events: readonly RecordEvent[]): void {
+  const arrays = new Map<string, Message[]>([['parent', []]]);
+  let last = 0;
+  events.forEach((event, i) => {
+    const where = `event ${i + 1} (${event.type})`;
+    if (event.t < last) throw new RecordError(`${where} happens before the event ahead of it`);
+    last = event.t;
+    if (event.type === 'spawn') {
+      if (arrays.has(event.agent)) throw new RecordError(`${where}: ${event.agent} is spawned twice`);
+      if (!arrays.has(event.from)) throw new RecordError(`${where}: ${event.from} never existed`);
+      arrays.set(event.agent, [...event.messages]);
+      return;
+    }
+    if (event.type !== 'message') return;
+    const messages = arrays.get(event.agent);
+    if (!messages) throw new RecordError(`${where}: ${event.agent} was never spawned`);
+    if (event.index > messages.length) {
+      throw new RecordError(
+        `${where}: message ${event.index} of ${event.agent} comes before message ${messages.length}`,
+      );
+    }
+    messages.length = event.index;
+    const { message } = event;
+    if (message.role === 'user' && Array.isArray(message.content)) {
+      const before = messages[event.index - 1];
+      const uses = new Set(
+        before?.role === 'assistant'
+          ? before.content.filter((b) => b.type === 'tool_use').map((b) => (b as { id: string }).id)
+          : [],
+      );
+      for (const block of message.content) {
+        if (block.type === 'tool_result' && !uses.has(block.tool_use_id)) {
+          throw new RecordError(`${where}: a tool_result for ${block.tool_use_id} has no tool_use before it`);
+        }
+      }
+    }
+    messages.push(message);
+  });
+}
+
+/** Checks a parsed record of the current version; returns it typed. */
+export function checkRecord(value: unknown): RunRecord {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new RecordError('it is not a run: expected a JSON object');
+  }
+  const record = value as Record<string, unknown>;
+  if (record.format !== RECORD_FORMAT) {
+    throw new RecordError(
+      `it is not a run of this playground (its "format" is ${JSON.stringify(record.format ?? null)})`,
+    );
+  }
+  if (typeof record.version === 'number' && record.version > RECORD_VERSION) {
+    throw new RecordError(
+      `it was saved by a newer version of the playground (run format ${record.version}; this one reads up to ${RECORD_VERSION})`,
+    );
+  }
+  const secret = findSecretField(value);
+  if (secret)
+    throw new RecordError(`it carries a field named "${secret}", which may hold a secret: it is not opened`);
+  const upgraded = record.version === 1 ? upgradeV1(record) : value;
+  const parsed = v.safeParse(RecordSchema, upgraded);
+  if (!parsed.success) throw new RecordError(`its shape is wrong at ${firstIssue(parsed.issues)}`);
+  const checked = parsed.output as unknown as RunRecord;
+  checkStory(checked.events);
+  return checked;
+}
+
+/** Reads a run file's text: size, JSON, shape and story. */
+export function parseRecord(json: string, bytes = json.length): RunRecord {
+  if (bytes > MAX_RECORD_BYTES) {
+    throw new RecordError(
+      `it is ${megabytes(bytes)}; a run file may be at most ${megabytes(MAX_RECORD_BYTES)}`,
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    throw new RecordError(`it is not JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  return checkRecord(value);
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
+}
+
+/**
+ * The first export format (version 1: the arrays on screen, no events) as a record: the parent's
+ * messages in order, each subagent's right after the parent's `task` call that started it.
+ */
+function upgradeV1(old: Record<string, unknown>): unknown {
+  const parent = (old.parent ?? {}) as { messages?: Message[] };
+  const subagents = (old.subagents ?? []) as Array<{
+    id: string;
+    description?: string;
+    taskId?: string;
+    summary?: string | null;
+    messages?: Message[];
+  }>;
+  const model = (old.model ?? {}) as { provider?: string; model?: string; baseURL?: string };
+  const sandbox = (old.sandbox ?? {}) as { label?: string; sample?: string };
+  const provider = model.provider === 'anthropic' ? 'anthropic' : 'demo';
+  const settings = {
+    provider,
+    model: model.model ?? 'demo',
+    ...(provider === 'anthropic' && model.baseURL ? { baseURL: model.baseURL } : {}),
+    sample: sandbox.sample === 'typescript' ? 'typescript' : 'python',
+    sandbox: sandbox.label ?? 'local',
+    context: 'isolated',
+    limits: { subagentMaxCalls: 30, outputChars: 50_000, maxTokens: 8000, delegationDepth: 0 },
+  };
+  const messages = Array.isArray(parent.messages) ? parent.messages : [];
+  const first = messages[0];
+  const title = typeof first?.content === 'string' ? first.content : '';
+  const events: unknown[] = [
+    { t: 0, type: 'run', prompt: title, settings },
+    { t: 0, type: 'status', status: { kind: 'running' } },
+  ];
+  messages.forEach((message, index) => {
+    events.push({ t: 0, type: 'message', agent: 'parent', index, message });
+    if (message?.role !== 'assistant' || !Array.isArray(message.content)) return;
+    for (const block of message.content) {
+      const sub = block.type === 'tool_use' ? subagents.find((s) => s.taskId === block.id) : undefined;
+      if (!sub) continue;
+      const [start, ...rest] = Array.isArray(sub.messages) ? sub.messages : [];
+      events.push({
+        t: 0,
+        type: 'spawn',
+        agent: sub.id,
+        from: 'parent',
+        taskId: sub.taskId,
+        description: sub.description ?? '',
+        messages: start ? [start] : [],
+      });
+      rest.forEach((m, i) => events.push({ t: 0, type: 'message', agent: sub.id, index: i + 1, message: m }));
+      events.push({
+        t: 0,
+        type: 'agent_state',
+        agent: sub.id,
+        state: 'discarded',
+        ...(typeof sub.summary === 'string' ? { summary: sub.summary } : {}),
+      });
+    }
+  });
+  const status = old.status as { kind?: string } | undefined;
+  events.push({
+    t: 0,
+    type: 'status',
+    status: status?.kind === 'failed' || status?.kind === 'stopped' ? status : { kind: 'finished' },
+  });
+  const exportedAt = typeof old.exportedAt === 'string' ? Date.parse(old.exportedAt) : NaN;
+  return {
+    format: RECORD_FORMAT,
+    version: RECORD_VERSION,
+    id: `v1-${Number.isFinite(exportedAt) ? exportedAt : 0}`,
+    startedAt: Number.isFinite(exportedAt) ? exportedAt : 0,
+    title,
+    settings,
+    events,
+  };
+}

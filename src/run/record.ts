@@ -1,0 +1,123 @@
+/**
+ * A run is its record: an append-only, versioned, JSON-serialisable log of everything that
+ * happened, in order, with its time on the page's clock.
+ *
+ *   record = { format, version, id, startedAt, title, settings, events: [
+ *     { t: 0,   type: 'run', prompt, settings }          a prompt is run (follow-ups append more)
+ *     { t: 1,   type: 'status', status: running }
+ *     { t: 2,   type: 'message', agent: 'parent', ... }  every loop event of every agent
+ *     { t: 40,  type: 'spawn', agent: 'subagent-1', ... } the page starts a subagent worker
+ *     { t: 41,  type: 'worker', worker: 'subagent-1', phase: 'created' | 'ready' | 'terminated' }
+ *     { t: 90,  type: 'files', changes: [...] }          file changes, with the agent that made them
+ *     ... ]}
+ *
+ * The screen is a pure function of it (./reduce.ts), so stepping through a run, keeping it,
+ * exporting it and opening it again all read the same data. An API key is never part of it.
+ */
+import type { LoopEvent } from '../core/loop';
+import type { AgentId, Message } from '../core/messages';
+import type { FileChange } from '../sandbox/sandbox';
+
+export const RECORD_FORMAT = 's04-playground-run';
+/** Version 1 was the first export (arrays only, no events); it is still read (./check.ts). */
+export const RECORD_VERSION = 2;
+
+export type RunStatus =
+  | { kind: 'booting' }
+  | { kind: 'idle' }
+  | { kind: 'running' }
+  | { kind: 'finished' }
+  | { kind: 'stopped'; reason?: string }
+  | { kind: 'failed'; reason: string };
+
+/** How the parent's work is split (SPEC.md, "Teaching variants"). */
+export type ContextMode = 'isolated' | 'none' | 'fork';
+
+/** The loop limits a learner may change (SPEC.md); the reference values are REFERENCE_LIMITS. */
+export interface LoopLimits {
+  subagentMaxCalls: number;
+  outputChars: number;
+  maxTokens: number;
+  /** How deep subagents may delegate: 0 = never (the reference), 1 to 3 otherwise. */
+  delegationDepth: number;
+}
+
+export const REFERENCE_LIMITS: LoopLimits = {
+  subagentMaxCalls: 30,
+  outputChars: 50_000,
+  maxTokens: 8000,
+  delegationDepth: 0,
+};
+
+/** What a run ran with; never the API key. */
+export interface RunSettings {
+  provider: 'demo' | 'anthropic';
+  model: string;
+  /** The endpoint, for a real model. */
+  baseURL?: string;
+  sample: 'python' | 'typescript';
+  sandbox: string;
+  context: ContextMode;
+  limits: LoopLimits;
+}
+
+export type ColumnState = 'idle' | 'starting' | 'running' | 'discarded' | 'stopped' | 'failed';
+
+export type WorkerPhase = 'created' | 'ready' | 'terminated';
+
+/** What the page adds to the loops' own events. */
+export type PageEvent =
+  | { type: 'run'; prompt: string; settings: RunSettings }
+  | { type: 'status'; status: RunStatus }
+  | {
+      type: 'spawn';
+      agent: AgentId;
+      /** The agent whose `task` call started it. */
+      from: AgentId;
+      taskId: string;
+      description: string;
+      /** The array it starts with: the task prompt alone (s04), or the parent's history too (fork). */
+      messages: Message[];
+    }
+  | { type: 'agent_state'; agent: AgentId; state: 'discarded' | 'stopped' | 'failed'; summary?: string }
+  | { type: 'worker'; worker: string; phase: WorkerPhase }
+  | { type: 'files'; changes: FileChange[] }
+  | { type: 'timing'; agent: AgentId; name: string; start: number; duration: number };
+
+export type RunEvent = LoopEvent | PageEvent;
+
+/** An event as recorded: `t` is milliseconds since the record's `startedAt`, on the page's clock. */
+export type RecordEvent = RunEvent & { t: number };
+
+export interface RunRecord {
+  format: typeof RECORD_FORMAT;
+  version: typeof RECORD_VERSION;
+  id: string;
+  /** Epoch milliseconds when the first prompt was run. */
+  startedAt: number;
+  /** The first prompt. */
+  title: string;
+  settings: RunSettings;
+  events: RecordEvent[];
+}
+
+/** Where a record shown on screen came from. */
+export type RecordOrigin =
+  { kind: 'live' } | { kind: 'history' } | { kind: 'file'; name: string } | { kind: 'example'; name: string };
+
+/** Events that are a step of the step-through: all but streamed deltas and timings. */
+export function isStep(event: RunEvent): boolean {
+  return event.type !== 'stream' && event.type !== 'timing';
+}
+
+/** A new, empty record for a first prompt. */
+export function newRecord(id: string, startedAt: number, title: string, settings: RunSettings): RunRecord {
+  return { format: RECORD_FORMAT, version: RECORD_VERSION, id, startedAt, title, settings, events: [] };
+}
+
+/** Whether the limits differ from the reference's (the screen labels such a run). */
+export function isReferenceLimits(limits: LoopLimits): boolean {
+  return (Object.keys(REFERENCE_LIMITS) as Array<keyof LoopLimits>).every(
+    (key) => limits[key] === REFERENCE_LIMITS[key],
+  );
+}

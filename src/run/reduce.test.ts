@@ -1,0 +1,211 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parentLoop, runSubagent, type LoopEvent, type RunTask } from '../core/loop';
+import type { Message } from '../core/messages';
+import type { ModelRequest } from '../core/model';
+import type { ToolHandler } from '../core/tools';
+import { loopOf, ReplayModel, traceToolOutputs, traceWorkdir, type Trace } from '../models/replay';
+import { callsTools, says, ScriptedModel, toolUse } from '../../test/scripted';
+import { LiveRun } from './live';
+import { REFERENCE_LIMITS, type RunRecord, type RunSettings } from './record';
+import { EMPTY_VIEW, reduce, reduceAll } from './reduce';
+import { Replay } from './replay';
+
+const trace: Trace = JSON.parse(
+  readFileSync(new URL('../../public/traces/s04.json', import.meta.url), 'utf8'),
+);
+
+const settings: RunSettings = {
+  provider: 'anthropic',
+  model: trace.model,
+  baseURL: 'http://127.0.0.1:1',
+  sample: 'python',
+  sandbox: 'local',
+  context: 'isolated',
+  limits: REFERENCE_LIMITS,
+};
+
+class Recorder extends ReplayModel {
+  readonly requests: ModelRequest[] = [];
+  override createMessage(...args: Parameters<ReplayModel['createMessage']>) {
+    this.requests.push(structuredClone(args[0]));
+    return super.createMessage(...args);
+  }
+}
+
+let tick = 0;
+const clock = { epoch: 1_700_000_000_000, now: () => tick++ };
+
+/** Runs the recorded reference run through our loops, recording it as the page does. */
+async function recordReferenceRun(): Promise<{ run: LiveRun; model: Recorder }> {
+  const model = new Recorder(trace);
+  const outputs = traceToolOutputs(trace);
+  const answer =
+    (loop: 'parent' | 'subagent'): ToolHandler =>
+    async () =>
+      outputs[loop].shift() ?? '';
+  const handlersFor = (loop: 'parent' | 'subagent') =>
+    Object.fromEntries(['bash', 'read_file', 'write_file', 'edit_file'].map((n) => [n, answer(loop)]));
+  const workdir = traceWorkdir(trace);
+  const run = new LiveRun('r1', trace.prompt, settings, clock);
+  const onEvent = (event: LoopEvent) => run.append(event);
+  let spawned = 0;
+  const runTask: RunTask = async (task) => {
+    const agent = `subagent-${++spawned}`;
+    run.append({
+      type: 'spawn',
+      agent,
+      from: 'parent',
+      taskId: task.id,
+      description: task.description,
+      messages: [{ role: 'user', content: task.prompt }],
+    });
+    run.append({ type: 'worker', worker: agent, phase: 'created' });
+    run.append({ type: 'worker', worker: agent, phase: 'ready' });
+    const summary = await runSubagent(task.prompt, {
+      agent,
+      model,
+      modelName: trace.model,
+      workdir,
+      baseHandlers: handlersFor(loopOf(agent)),
+      onEvent,
+    });
+    run.append({ type: 'agent_state', agent, state: 'discarded', summary });
+    run.append({ type: 'worker', worker: agent, phase: 'terminated' });
+    return summary;
+  };
+  run.append({ type: 'run', prompt: trace.prompt, settings });
+  run.append({ type: 'status', status: { kind: 'running' } });
+  await parentLoop(trace.prompt, {
+    model,
+    modelName: trace.model,
+    workdir,
+    baseHandlers: handlersFor('parent'),
+    history: [],
+    runTask,
+    onEvent,
+  });
+  run.append({ type: 'status', status: { kind: 'finished' } });
+  return { run, model };
+}
+
+/** The array a loop holds after its last call: the last request's messages plus the response. */
+function arrayAfterLastCall(requests: ModelRequest[], isParent: boolean, response: Message): Message[] {
+  const own = requests.filter((r) => (r.tools.length === 5) === isParent);
+  return [...own[own.length - 1].messages, response];
+}
+
+describe('the run as a record: reduce(view, event)', () => {
+  it('replays the recorded reference run to the arrays the loops sent the model', async () => {
+    const { run, model } = await recordReferenceRun();
+    // A record goes through JSON (export, IndexedDB) and must mean the same afterwards.
+    const record: RunRecord = JSON.parse(JSON.stringify(run.record));
+    const view = reduceAll(record.events);
+
+    expect(view.status).toEqual({ kind: 'finished' });
+    expect(view.subagents.map((s) => [s.id, s.state])).toEqual([['subagent-1', 'discarded']]);
+    const lastParent = view.parent.messages[view.parent.messages.length - 1];
+    expect(view.parent.messages).toEqual(arrayAfterLastCall(model.requests, true, lastParent));
+    const sub = view.subagents[0];
+    expect(sub.messages).toEqual(
+      arrayAfterLastCall(model.requests, false, sub.messages[sub.messages.length - 1]),
+    );
+    // Every request a loop sent is a prefix of the array the record rebuilds for that loop.
+    for (const request of model.requests) {
+      const array = request.tools.length === 5 ? view.parent.messages : sub.messages;
+      expect(array.slice(0, request.messages.length)).toEqual(request.messages);
+    }
+    expect(sub.summary).toBe((view.parent.messages[2].content as Array<{ content: string }>)[0].content);
+    expect(view.parent.calls).toBe(2);
+    expect(sub.calls).toBe(6);
+    // Counted usage, as the API reported it (the provider is a real one).
+    expect(view.parent.usage?.input_tokens).toBeGreaterThan(0);
+    expect(view.log[0].text).toMatch(/^> task \(/);
+    // The incremental view equals the one rebuilt from the record.
+    expect(view).toEqual(run.view);
+  });
+
+  it('steps: before the spawn there is no subagent; after its return it is discarded', async () => {
+    const { run } = await recordReferenceRun();
+    const replay = new Replay(run.record.events);
+    const spawnStep = replay.stepOfEvent(run.record.events.findIndex((e) => e.type === 'spawn'));
+    expect(replay.at(spawnStep - 1).subagents).toEqual([]);
+    expect(replay.at(spawnStep).subagents.map((s) => s.state)).toEqual(['starting']);
+    const endStep = replay.stepOfEvent(run.record.events.findIndex((e) => e.type === 'agent_state'));
+    expect(replay.at(endStep - 1).subagents[0].state).toBe('running');
+    expect(replay.at(endStep).subagents[0].state).toBe('discarded');
+    expect(replay.at(0).parent.messages).toEqual([]);
+    expect(replay.at(replay.steps)).toEqual(reduceAll(run.record.events));
+    // Going back and forth gives the same views (checkpoints change nothing).
+    const middle = replay.at(Math.floor(replay.steps / 2));
+    replay.at(replay.steps);
+    expect(replay.at(Math.floor(replay.steps / 2))).toEqual(middle);
+  });
+
+  it('keeps streamed text as cut off when the call fails, and never in the array', () => {
+    let view = reduce(EMPTY_VIEW, { type: 'run', prompt: 'hi', settings });
+    view = reduce(view, { type: 'status', status: { kind: 'running' } });
+    view = reduce(view, {
+      type: 'message',
+      agent: 'parent',
+      index: 0,
+      message: { role: 'user', content: 'hi' },
+    });
+    view = reduce(view, { type: 'model_start', agent: 'parent', call: 1 });
+    view = reduce(view, {
+      type: 'stream',
+      agent: 'parent',
+      call: 1,
+      event: { type: 'block_start', index: 0, block: { type: 'text', text: '' } },
+    });
+    view = reduce(view, {
+      type: 'stream',
+      agent: 'parent',
+      call: 1,
+      event: { type: 'text_delta', index: 0, text: 'Half an ans' },
+    });
+    expect(view.parent.draft).toEqual([{ type: 'text', text: 'Half an ans' }]);
+    view = reduce(view, { type: 'status', status: { kind: 'failed', reason: 'Connection dropped' } });
+    expect(view.parent.draft).toBeNull();
+    expect(view.parent.cutOff).toEqual([{ type: 'text', text: 'Half an ans' }]);
+    expect(view.parent.messages).toEqual([{ role: 'user', content: 'hi' }]);
+    // A late stream event from the terminated worker does not bring a draft back.
+    view = reduce(view, {
+      type: 'stream',
+      agent: 'parent',
+      call: 1,
+      event: { type: 'text_delta', index: 0, text: 'wer' },
+    });
+    expect(view.parent.draft).toBeNull();
+  });
+
+  it('marks files with the agent that made them; a created file stays created', () => {
+    let view = reduce(EMPTY_VIEW, {
+      type: 'files',
+      changes: [
+        { path: '/p/a.py', kind: 'create', agent: 'subagent-1' },
+        { path: '/p/setup', kind: 'create', agent: 'system' },
+      ],
+    });
+    view = reduce(view, { type: 'files', changes: [{ path: '/p/a.py', kind: 'modify', agent: 'parent' }] });
+    expect(view.marks).toEqual({ '/p/a.py': { agent: 'parent', kind: 'create' } });
+  });
+
+  it('counts demo usage as an estimate, not as the API', async () => {
+    const model = new ScriptedModel([callsTools(toolUse('bash', { command: 'ls' })), says('done')]);
+    const run = new LiveRun('r2', 'go', { ...settings, provider: 'demo' }, clock);
+    run.append({ type: 'run', prompt: 'go', settings: { ...settings, provider: 'demo' } });
+    await parentLoop('go', {
+      model,
+      modelName: 'demo',
+      workdir: '/w',
+      baseHandlers: { bash: async () => 'a.py' },
+      history: [],
+      runTask: async () => '',
+      onEvent: (e) => run.append(e),
+    });
+    expect(run.view.parent.calls).toBe(2);
+    expect(run.view.parent.usage).toBeNull();
+    expect(run.view.parent.messages).toHaveLength(4);
+  });
+});

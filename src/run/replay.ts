@@ -1,0 +1,78 @@
+/**
+ * Stepping through a record: the view as it was after any step, fast enough to scrub.
+ *
+ * Steps are the record's events but streamed deltas and timings (see `isStep`). Views are kept
+ * every CHECKPOINT steps as they are first computed; a view is immutable and shares most of its
+ * data with its neighbours, so a checkpoint costs little, and any step is at most CHECKPOINT
+ * events of reducing away from one.
+ */
+import { isStep, type RecordEvent } from './record';
+import { EMPTY_VIEW, reduce, type RunView } from './reduce';
+
+const CHECKPOINT = 128;
+
+export class Replay {
+  readonly #events: readonly RecordEvent[];
+  /** For each step (1-based position), the index of its event in the record. */
+  readonly #stepEvents: number[] = [];
+  /** checkpoints[k] = the view after step k * CHECKPOINT. */
+  readonly #checkpoints: RunView[];
+  #scanned = 0;
+
+  constructor(events: readonly RecordEvent[], start: RunView = EMPTY_VIEW) {
+    this.#events = events;
+    this.#checkpoints = [start];
+    this.#scan();
+  }
+
+  /** Takes in events appended to the record since (a live run). */
+  #scan(): void {
+    const events = this.#events;
+    for (let i = this.#scanned; i < events.length; i++) if (isStep(events[i])) this.#stepEvents.push(i);
+    this.#scanned = events.length;
+  }
+
+  /** How many steps the record has (0: nothing happened yet). */
+  get steps(): number {
+    this.#scan();
+    return this.#stepEvents.length;
+  }
+
+  /** The record's time of a step, in ms since it started (0 before the first step). */
+  timeOf(step: number): number {
+    this.#scan();
+    if (step <= 0) return 0;
+    return this.#events[this.#stepEvents[Math.min(step, this.#stepEvents.length) - 1]].t;
+  }
+
+  /** The step an event of the record belongs to: the first step at or after it. */
+  stepOfEvent(eventIndex: number): number {
+    this.#scan();
+    let lo = 0;
+    let hi = this.#stepEvents.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.#stepEvents[mid] < eventIndex) lo = mid + 1;
+      else hi = mid;
+    }
+    return Math.min(lo + 1, this.#stepEvents.length);
+  }
+
+  /** The view after `step` steps (and the streamed deltas before them). */
+  at(step: number): RunView {
+    this.#scan();
+    const target = Math.max(0, Math.min(step, this.#stepEvents.length));
+    const k = Math.min(Math.floor(target / CHECKPOINT), this.#checkpoints.length - 1);
+    let view = this.#checkpoints[k];
+    let done = k * CHECKPOINT;
+    let next = done === 0 ? 0 : this.#stepEvents[done - 1] + 1;
+    while (done < target) {
+      const end = this.#stepEvents[done];
+      for (; next <= end; next++) view = reduce(view, this.#events[next]);
+      done++;
+      if (done % CHECKPOINT === 0 && this.#checkpoints.length === done / CHECKPOINT)
+        this.#checkpoints.push(view);
+    }
+    return view;
+  }
+}
