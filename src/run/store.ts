@@ -1,0 +1,271 @@
+/**
+ * History: runs kept in IndexedDB (through `idb`), so that a reload loses nothing.
+ *
+ *   runs    one row per run: the record without its events, plus what History lists
+ *           (title, model, date, figures, status), newest first by `startedAt`
+ *   chunks  the events, appended in batches: [runId, seq] -> events[]
+ *
+ * A run's events are saved in batches at most a second apart, when the page is idle, so a save
+ * is never on the path of a spawn or a tool call. Appending a chunk costs the new events only,
+ * not the whole record. Storage that is full or missing (private modes) becomes a sentence for
+ * the screen; the playground works on without History.
+ */
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { RecordEvent, RunRecord, RunSettings, RunStatus } from './record';
+
+/** What History lists of a run. */
+export interface RunSummary {
+  id: string;
+  title: string;
+  startedAt: number;
+  settings: RunSettings;
+  status: RunStatus;
+  figures: RunFigures;
+  /** The page that recorded it (a run still `running` under another page was interrupted). */
+  pageId: string;
+  events: number;
+  chunks: number;
+}
+
+export interface RunFigures {
+  /** The parent's context at the end, in tokens. */
+  parentTokens: number;
+  /** Whether the figures are the API's counts (else estimates). */
+  counted: boolean;
+  calls: number;
+  subagents: number;
+}
+
+type Header = Omit<RunRecord, 'events'>;
+
+interface HistoryDb extends DBSchema {
+  runs: { key: string; value: RunSummary & { header: Header }; indexes: { startedAt: number } };
+  chunks: { key: [string, number]; value: { runId: string; seq: number; events: RecordEvent[] } };
+}
+
+const DB_NAME = 's04-history';
+const LOCK_PREFIX = 's04-run:';
+
+/** The status given to a run whose page went away while it was running. */
+export const INTERRUPTED: RunStatus = {
+  kind: 'stopped',
+  reason: 'interrupted (the page was reloaded or closed)',
+};
+
+/** Why History cannot keep runs, as a sentence for the screen. */
+export class StorageProblem extends Error {
+  override name = 'StorageProblem';
+}
+
+function problemOf(error: unknown): StorageProblem {
+  const name = error instanceof Error || error instanceof DOMException ? error.name : '';
+  if (name === 'QuotaExceededError') {
+    return new StorageProblem(
+      'History is full: this run is not being kept. Delete older runs in History to make room.',
+    );
+  }
+  const detail = error instanceof Error ? error.message : String(error);
+  return new StorageProblem(`History is off: this browser does not let the page keep data here (${detail}).`);
+}
+
+type Locks = Pick<LockManager, 'request' | 'query'>;
+
+export class RunStore {
+  readonly #db: IDBPDatabase<HistoryDb>;
+  readonly pageId: string;
+  readonly #locks: Locks | undefined;
+
+  private constructor(db: IDBPDatabase<HistoryDb>, pageId: string, locks: Locks | undefined) {
+    this.#db = db;
+    this.pageId = pageId;
+    this.#locks = locks;
+  }
+
+  /** Opens History, or rejects with a StorageProblem (no IndexedDB, private mode, blocked). */
+  static async open(options: { pageId?: string; locks?: Locks; name?: string } = {}): Promise<RunStore> {
+    if (!globalThis.indexedDB)
+      throw new StorageProblem('History is off: this browser has no IndexedDB here (a private window?).');
+    const pageId = options.pageId ?? crypto.randomUUID();
+    try {
+      const db = await openDB<HistoryDb>(options.name ?? DB_NAME, 1, {
+        upgrade(db) {
+          db.createObjectStore('runs', { keyPath: 'id' }).createIndex('startedAt', 'startedAt');
+          db.createObjectStore('chunks', { keyPath: ['runId', 'seq'] });
+        },
+      });
+      return new RunStore(db, pageId, options.locks ?? globalThis.navigator?.locks);
+    } catch (error) {
+      throw problemOf(error);
+    }
+  }
+
+  /** Every kept run, newest first; runs whose page went away mid-run are marked interrupted. */
+  async list(): Promise<RunSummary[]> {
+    const rows = await this.#db.getAllFromIndex('runs', 'startedAt');
+    const held = await this.#heldLocks();
+    const summaries: RunSummary[] = [];
+    for (const { header: _header, ...summary } of rows.reverse()) {
+      if (summary.status.kind === 'running' && summary.pageId !== this.pageId && !held.has(summary.id)) {
+        summaries.push(await this.#markInterrupted(summary));
+      } else summaries.push(summary);
+    }
+    return summaries;
+  }
+
+  async #heldLocks(): Promise<Set<string>> {
+    const state = await this.#locks?.query().catch(() => undefined);
+    const names = (state?.held ?? []).map((lock) => lock.name ?? '');
+    return new Set(names.filter((n) => n.startsWith(LOCK_PREFIX)).map((n) => n.slice(LOCK_PREFIX.length)));
+  }
+
+  /** Ends an interrupted run's record with a status that says so. */
+  async #markInterrupted(summary: RunSummary): Promise<RunSummary> {
+    const row = await this.#db.get('runs', summary.id);
+    if (!row) return summary;
+    const last = await this.#lastTime(summary.id, row.chunks);
+    const event: RecordEvent = { type: 'status', status: INTERRUPTED, t: last };
+    const next = { ...row, status: INTERRUPTED, events: row.events + 1, chunks: row.chunks + 1 };
+    const tx = this.#db.transaction(['runs', 'chunks'], 'readwrite');
+    await Promise.all([
+      tx.objectStore('chunks').put({ runId: summary.id, seq: row.chunks, events: [event] }),
+      tx.objectStore('runs').put(next),
+      tx.done,
+    ]);
+    const { header: _header, ...updated } = next;
+    return updated;
+  }
+
+  async #lastTime(id: string, chunks: number): Promise<number> {
+    if (chunks === 0) return 0;
+    const chunk = await this.#db.get('chunks', [id, chunks - 1]);
+    return chunk?.events.at(-1)?.t ?? 0;
+  }
+
+  /** A kept run's whole record. */
+  async load(id: string): Promise<RunRecord> {
+    const row = await this.#db.get('runs', id);
+    if (!row) throw new StorageProblem('This run is no longer in History.');
+    const chunks = await this.#db.getAll('chunks', IDBKeyRange.bound([id, 0], [id, Infinity]));
+    chunks.sort((a, b) => a.seq - b.seq);
+    return { ...row.header, events: chunks.flatMap((c) => c.events) };
+  }
+
+  async delete(id: string): Promise<void> {
+    const tx = this.#db.transaction(['runs', 'chunks'], 'readwrite');
+    await Promise.all([
+      tx.objectStore('runs').delete(id),
+      tx.objectStore('chunks').delete(IDBKeyRange.bound([id, 0], [id, Infinity])),
+      tx.done,
+    ]);
+  }
+
+  async clear(): Promise<void> {
+    const tx = this.#db.transaction(['runs', 'chunks'], 'readwrite');
+    await Promise.all([tx.objectStore('runs').clear(), tx.objectStore('chunks').clear(), tx.done]);
+  }
+
+  /** Keeps a record as it grows; see RecordWriter. */
+  keep(record: RunRecord, summarize: () => Pick<RunSummary, 'status' | 'figures'>): RecordWriter {
+    return new RecordWriter(this, record, summarize);
+  }
+
+  /** Saves a whole record at once (an imported run kept in History). */
+  async put(record: RunRecord, summary: Pick<RunSummary, 'status' | 'figures'>): Promise<void> {
+    await this.append(record, 0, 0, summary);
+  }
+
+  /** @internal Appends events[from..] of a record as chunk `seq`, with its summary. */
+  async append(
+    record: RunRecord,
+    from: number,
+    seq: number,
+    summary: Pick<RunSummary, 'status' | 'figures'>,
+  ): Promise<void> {
+    const { events, ...header } = record;
+    const row = {
+      id: record.id,
+      title: record.title,
+      startedAt: record.startedAt,
+      settings: record.settings,
+      pageId: this.pageId,
+      events: events.length,
+      chunks: seq + 1,
+      ...summary,
+      header,
+    };
+    try {
+      const tx = this.#db.transaction(['runs', 'chunks'], 'readwrite');
+      await Promise.all([
+        tx.objectStore('chunks').put({ runId: record.id, seq, events: events.slice(from) }),
+        tx.objectStore('runs').put(row),
+        tx.done,
+      ]);
+    } catch (error) {
+      throw problemOf(error);
+    }
+  }
+
+  /** Holds the run's lock while it is live, so that other pages do not call it interrupted. */
+  hold(id: string, until: Promise<unknown>): void {
+    void this.#locks?.request(LOCK_PREFIX + id, () => until.catch(() => {})).catch(() => {});
+  }
+
+  close(): void {
+    this.#db.close();
+  }
+}
+
+/**
+ * Saves a growing record: what was appended since the last save goes as one chunk, at most
+ * DELAY_MS after it was recorded, in an idle moment of the page.
+ */
+export class RecordWriter {
+  static readonly DELAY_MS = 800;
+  readonly #store: RunStore;
+  readonly #record: RunRecord;
+  readonly #summarize: () => Pick<RunSummary, 'status' | 'figures'>;
+  #saved = 0;
+  #seq = 0;
+  #scheduled = false;
+  #saving: Promise<void> = Promise.resolve();
+  /** The latest failure, as a sentence; reported once through `onProblem`. */
+  onProblem: (problem: StorageProblem) => void = () => {};
+
+  constructor(store: RunStore, record: RunRecord, summarize: () => Pick<RunSummary, 'status' | 'figures'>) {
+    this.#store = store;
+    this.#record = record;
+    this.#summarize = summarize;
+  }
+
+  /** Call after appending events: a save is scheduled if none is. */
+  changed(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    later(() => {
+      this.#scheduled = false;
+      void this.save();
+    }, RecordWriter.DELAY_MS);
+  }
+
+  /** Saves what is new now; resolves when it is stored. */
+  save(): Promise<void> {
+    this.#saving = this.#saving.then(async () => {
+      const events = this.#record.events.length;
+      if (events === this.#saved && this.#seq > 0) return;
+      try {
+        await this.#store.append(this.#record, this.#saved, this.#seq, this.#summarize());
+        this.#saved = events;
+        this.#seq++;
+      } catch (error) {
+        this.onProblem(error instanceof StorageProblem ? error : problemOf(error));
+      }
+    });
+    return this.#saving;
+  }
+}
+
+/** Runs `task` in an idle moment at most `ms` from now (requestIdleCallback where there is one). */
+function later(task: () => void, ms: number): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(task, { timeout: ms });
+  else setTimeout(task, ms);
+}
