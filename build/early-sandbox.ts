@@ -8,7 +8,7 @@ import { EARLY_BOOT_FRAGMENT } from '../src/workers/protocol.ts';
  * is the slowest part of start-up, and this runs it and the mount while the screen is built. A
  * message would arrive later: Chromium delivers it only once the page's main thread is free.
  *
- * The app takes the worker over (src/ui/local-sandbox.ts); in dev, src/boot.ts starts it.
+ * The app takes the worker over (src/page/local-sandbox.ts); in dev, src/boot.ts starts it.
  */
 export function earlySandbox(): Plugin {
   return {

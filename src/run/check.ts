@@ -77,7 +77,7 @@ const PageEventSchemas = [
     phase: v.picklist(['created', 'ready', 'terminated']),
   }),
   v.object({ type: v.literal('files'), changes: v.array(FileChangeSchema) }),
-  v.object({ type: v.literal('timing'), agent: text, name: text, start: v.number(), duration: v.number() }),
+  v.object({ type: v.literal('sandbox'), label: text, workdir: text }),
 ] as const;
 
 const EventSchema = v.intersect([

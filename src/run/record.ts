@@ -82,7 +82,8 @@ export type PageEvent =
   | { type: 'agent_state'; agent: AgentId; state: 'discarded' | 'stopped' | 'failed'; summary?: string }
   | { type: 'worker'; worker: string; phase: WorkerPhase }
   | { type: 'files'; changes: FileChange[] }
-  | { type: 'timing'; agent: AgentId; name: string; start: number; duration: number };
+  /** The agents' sandbox changed (a switch to WebContainer): the files are the sample project again. */
+  | { type: 'sandbox'; label: string; workdir: string };
 
 export type RunEvent = LoopEvent | PageEvent;
 
@@ -105,9 +106,9 @@ export interface RunRecord {
 export type RecordOrigin =
   { kind: 'live' } | { kind: 'history' } | { kind: 'file'; name: string } | { kind: 'example'; name: string };
 
-/** Events that are a step of the step-through: all but streamed deltas and timings. */
+/** Events that are a step of the step-through: all but streamed deltas. */
 export function isStep(event: RunEvent): boolean {
-  return event.type !== 'stream' && event.type !== 'timing';
+  return event.type !== 'stream';
 }
 
 /** A new, empty record for a first prompt. */

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parentLoop, runSubagent, type LoopEvent, type RunTask } from '../core/loop';
+import { parentLoop } from '../core/loop';
 import type { Message } from '../core/messages';
 import type { ModelRequest } from '../core/model';
-import type { ToolHandler } from '../core/tools';
-import { loopOf, ReplayModel, traceToolOutputs, traceWorkdir, type Trace } from '../models/replay';
+import type { Trace } from '../models/replay';
 import { callsTools, says, ScriptedModel, toolUse } from '../../test/scripted';
+import { traceRecord } from './example';
 import { LiveRun } from './live';
 import { REFERENCE_LIMITS, type RunRecord, type RunSettings } from './record';
 import { EMPTY_VIEW, reduce, reduceAll } from './reduce';
@@ -25,68 +25,13 @@ const settings: RunSettings = {
   limits: REFERENCE_LIMITS,
 };
 
-class Recorder extends ReplayModel {
-  readonly requests: ModelRequest[] = [];
-  override createMessage(...args: Parameters<ReplayModel['createMessage']>) {
-    this.requests.push(structuredClone(args[0]));
-    return super.createMessage(...args);
-  }
-}
-
 let tick = 0;
 const clock = { epoch: 1_700_000_000_000, now: () => tick++ };
 
 /** Runs the recorded reference run through our loops, recording it as the page does. */
-async function recordReferenceRun(): Promise<{ run: LiveRun; model: Recorder }> {
-  const model = new Recorder(trace);
-  const outputs = traceToolOutputs(trace);
-  const answer =
-    (loop: 'parent' | 'subagent'): ToolHandler =>
-    async () =>
-      outputs[loop].shift() ?? '';
-  const handlersFor = (loop: 'parent' | 'subagent') =>
-    Object.fromEntries(['bash', 'read_file', 'write_file', 'edit_file'].map((n) => [n, answer(loop)]));
-  const workdir = traceWorkdir(trace);
-  const run = new LiveRun('r1', trace.prompt, settings, clock);
-  const onEvent = (event: LoopEvent) => run.append(event);
-  let spawned = 0;
-  const runTask: RunTask = async (task) => {
-    const agent = `subagent-${++spawned}`;
-    run.append({
-      type: 'spawn',
-      agent,
-      from: 'parent',
-      taskId: task.id,
-      description: task.description,
-      messages: [{ role: 'user', content: task.prompt }],
-    });
-    run.append({ type: 'worker', worker: agent, phase: 'created' });
-    run.append({ type: 'worker', worker: agent, phase: 'ready' });
-    const summary = await runSubagent(task.prompt, {
-      agent,
-      model,
-      modelName: trace.model,
-      workdir,
-      baseHandlers: handlersFor(loopOf(agent)),
-      onEvent,
-    });
-    run.append({ type: 'agent_state', agent, state: 'discarded', summary });
-    run.append({ type: 'worker', worker: agent, phase: 'terminated' });
-    return summary;
-  };
-  run.append({ type: 'run', prompt: trace.prompt, settings });
-  run.append({ type: 'status', status: { kind: 'running' } });
-  await parentLoop(trace.prompt, {
-    model,
-    modelName: trace.model,
-    workdir,
-    baseHandlers: handlersFor('parent'),
-    history: [],
-    runTask,
-    onEvent,
-  });
-  run.append({ type: 'status', status: { kind: 'finished' } });
-  return { run, model };
+async function recordReferenceRun() {
+  const { record, requests } = await traceRecord(trace);
+  return { record, requests, view: reduceAll(record.events) };
 }
 
 /** The array a loop holds after its last call: the last request's messages plus the response. */
@@ -97,21 +42,20 @@ function arrayAfterLastCall(requests: ModelRequest[], isParent: boolean, respons
 
 describe('the run as a record: reduce(view, event)', () => {
   it('replays the recorded reference run to the arrays the loops sent the model', async () => {
-    const { run, model } = await recordReferenceRun();
+    const { record: recorded, requests, view: live } = await recordReferenceRun();
+    expect(requests).toHaveLength(8);
     // A record goes through JSON (export, IndexedDB) and must mean the same afterwards.
-    const record: RunRecord = JSON.parse(JSON.stringify(run.record));
+    const record: RunRecord = JSON.parse(JSON.stringify(recorded));
     const view = reduceAll(record.events);
 
     expect(view.status).toEqual({ kind: 'finished' });
     expect(view.subagents.map((s) => [s.id, s.state])).toEqual([['subagent-1', 'discarded']]);
     const lastParent = view.parent.messages[view.parent.messages.length - 1];
-    expect(view.parent.messages).toEqual(arrayAfterLastCall(model.requests, true, lastParent));
+    expect(view.parent.messages).toEqual(arrayAfterLastCall(requests, true, lastParent));
     const sub = view.subagents[0];
-    expect(sub.messages).toEqual(
-      arrayAfterLastCall(model.requests, false, sub.messages[sub.messages.length - 1]),
-    );
+    expect(sub.messages).toEqual(arrayAfterLastCall(requests, false, sub.messages[sub.messages.length - 1]));
     // Every request a loop sent is a prefix of the array the record rebuilds for that loop.
-    for (const request of model.requests) {
+    for (const request of requests) {
       const array = request.tools.length === 5 ? view.parent.messages : sub.messages;
       expect(array.slice(0, request.messages.length)).toEqual(request.messages);
     }
@@ -121,21 +65,25 @@ describe('the run as a record: reduce(view, event)', () => {
     // Counted usage, as the API reported it (the provider is a real one).
     expect(view.parent.usage?.input_tokens).toBeGreaterThan(0);
     expect(view.log[0].text).toMatch(/^> task \(/);
-    // The incremental view equals the one rebuilt from the record.
-    expect(view).toEqual(run.view);
+    // The view rebuilt from the JSON record equals the one built as the run went.
+    expect(view).toEqual(live);
+    // The record's clock advanced as the recorded calls took.
+    expect(record.events.at(-1)!.t).toBeGreaterThanOrEqual(
+      trace.cycles.reduce((s, c) => s + c.elapsed_ms, 0),
+    );
   });
 
   it('steps: before the spawn there is no subagent; after its return it is discarded', async () => {
-    const { run } = await recordReferenceRun();
-    const replay = new Replay(run.record.events);
-    const spawnStep = replay.stepOfEvent(run.record.events.findIndex((e) => e.type === 'spawn'));
+    const { record } = await recordReferenceRun();
+    const replay = new Replay(record.events);
+    const spawnStep = replay.stepOfEvent(record.events.findIndex((e) => e.type === 'spawn'));
     expect(replay.at(spawnStep - 1).subagents).toEqual([]);
     expect(replay.at(spawnStep).subagents.map((s) => s.state)).toEqual(['starting']);
-    const endStep = replay.stepOfEvent(run.record.events.findIndex((e) => e.type === 'agent_state'));
+    const endStep = replay.stepOfEvent(record.events.findIndex((e) => e.type === 'agent_state'));
     expect(replay.at(endStep - 1).subagents[0].state).toBe('running');
     expect(replay.at(endStep).subagents[0].state).toBe('discarded');
     expect(replay.at(0).parent.messages).toEqual([]);
-    expect(replay.at(replay.steps)).toEqual(reduceAll(run.record.events));
+    expect(replay.at(replay.steps)).toEqual(reduceAll(record.events));
     // Going back and forth gives the same views (checkpoints change nothing).
     const middle = replay.at(Math.floor(replay.steps / 2));
     replay.at(replay.steps);

@@ -264,6 +264,8 @@ function apply(view: RunView, event: RunEvent): RunView {
       }));
     case 'files':
       return { ...view, marks: markFiles(view.marks, event.changes) };
+    case 'sandbox':
+      return { ...view, marks: {} };
     case 'message':
       return updateAgent(view, event.agent, (a) => ({
         ...a,
@@ -303,7 +305,7 @@ function apply(view: RunView, event: RunEvent): RunView {
     case 'error':
       return { ...view, log: [...view.log, { agent: event.agent, text: `Error: ${event.error}` }] };
     default:
-      // tool_start, tool_end, task_start, task_end and timings change nothing on the arrays'
+      // tool_start, tool_end, task_start and task_end change nothing on the arrays'
       // screen: the charts and the timeline read them from the record.
       return view;
   }

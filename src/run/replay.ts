@@ -1,7 +1,7 @@
 /**
  * Stepping through a record: the view as it was after any step, fast enough to scrub.
  *
- * Steps are the record's events but streamed deltas and timings (see `isStep`). Views are kept
+ * Steps are the record's events but streamed deltas (see `isStep`). Views are kept
  * every CHECKPOINT steps as they are first computed; a view is immutable and shares most of its
  * data with its neighbours, so a checkpoint costs little, and any step is at most CHECKPOINT
  * events of reducing away from one.

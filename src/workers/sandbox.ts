@@ -9,7 +9,7 @@ import type { RuntimeProgress } from '../sandbox/runtimes';
 import type { FileChange } from '../sandbox/sandbox';
 import { create } from '../sandbox/local';
 import { loadSample } from '../sandbox/samples';
-import { readUrlSettings } from '../ui/url-settings';
+import { readUrlSettings } from '../settings/url-settings';
 import { EARLY_BOOT_FRAGMENT, type SampleName, type SandboxRemote, type SandboxWorkerApi } from './protocol';
 
 let sandbox: Awaited<ReturnType<typeof create>> | undefined;

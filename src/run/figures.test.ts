@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../core/messages';
-import { resumableHistory } from './agent-column.svelte';
+import { arrayChars, estimateTokens, resumableHistory } from './figures';
 
 const prompt: Message = { role: 'user', content: 'find tests' };
 const callsTask: Message = {
@@ -31,5 +31,13 @@ describe('resumableHistory', () => {
   it('drops a prompt that was never answered', () => {
     expect(resumableHistory([prompt])).toEqual([]);
     expect(resumableHistory([prompt, callsTask, results])).toEqual([]);
+  });
+});
+
+describe('array sizes', () => {
+  it('measures an array as the JSON it is sent as, and estimates four characters a token', () => {
+    const chars = JSON.stringify(prompt).length + JSON.stringify(answer).length;
+    expect(arrayChars([prompt, answer])).toBe(chars);
+    expect(estimateTokens(chars)).toBe(Math.ceil(chars / 4));
   });
 });

@@ -1,0 +1,151 @@
+/**
+ * The agent workers and their lifecycles: the parent's worker, and one throwaway worker per
+ * subagent (created when a `task` is called, terminated as soon as it has returned its summary).
+ *
+ *   page ──run(prompt, history)──► parent worker ──runTask(task)──► page
+ *                                                                    │ spawn('subagent-N')
+ *                                                                    ▼
+ *                                    subagent worker ──run(prompt)── its final text only;
+ *                                                                    then it is terminated
+ *
+ * Every lifecycle step (created, ready, terminated) is reported, with the time it happened, so
+ * the run's record holds it (the workers timeline reads it).
+ */
+import * as Comlink from 'comlink';
+import type { TaskRequest } from '../core/loop';
+import type { AgentId, Message } from '../core/messages';
+import type { WorkerPhase } from '../run/record';
+import {
+  checkReady,
+  type ParentRunRequest,
+  type ParentWorkerApi,
+  type SubagentRunRequest,
+  type SubagentWorkerApi,
+  type WorkerEvent,
+  type WorkerReady,
+} from '../workers/protocol';
+import ParentWorker from '../workers/parent.ts?worker';
+import SubagentWorker from '../workers/subagent.ts?worker';
+import { failureOf } from './worker-failure';
+
+export interface Lifecycle {
+  (worker: AgentId, phase: WorkerPhase, atEpoch: number): void;
+}
+
+/** What the page gives a running parent: where its events go, and how a task is run. */
+export interface ParentHandlers {
+  onEvents(events: WorkerEvent[]): void;
+  runTask(task: TaskRequest, calledAtEpoch: number): Promise<string>;
+}
+
+/** One subagent's worker, from spawn to termination. */
+export interface SubagentWorker {
+  readonly id: AgentId;
+  /** Resolves with the worker's own time of readiness; rejects if the worker fails to load. */
+  readonly ready: Promise<WorkerReady>;
+  run(
+    request: SubagentRunRequest,
+    sandbox: MessagePort,
+    onEvents: (events: WorkerEvent[]) => void,
+  ): Promise<string>;
+  terminate(): void;
+}
+
+const epochNow = () => performance.timeOrigin + performance.now();
+
+export class AgentWorkers {
+  #parent: { worker: Worker; api: Comlink.Remote<ParentWorkerApi>; failure: Promise<never> } | undefined;
+  readonly #subagents = new Map<AgentId, Worker>();
+  readonly #lifecycle: Lifecycle;
+
+  constructor(lifecycle: Lifecycle = () => {}) {
+    this.#lifecycle = lifecycle;
+  }
+
+  /** The names of the agent workers alive now. */
+  get live(): AgentId[] {
+    return [...(this.#parent ? ['parent'] : []), ...this.#subagents.keys()];
+  }
+
+  /**
+   * Starts the parent's worker if it is not running: ahead of the first run once the sandbox is
+   * ready, and again after a Stop. It lives across runs (it keeps nothing between them).
+   */
+  startParent(): void {
+    if (this.#parent) return;
+    const worker = new ParentWorker({ name: 'parent' });
+    const failure = failureOf(worker, 'parent');
+    failure.catch(() => {});
+    this.#parent = { worker, api: Comlink.wrap<ParentWorkerApi>(worker), failure };
+    this.#lifecycle('parent', 'created', epochNow());
+  }
+
+  /** Runs one prompt in the parent's worker; resolves with its messages, or rejects with why. */
+  async runParent(
+    request: ParentRunRequest,
+    sandbox: MessagePort,
+    handlers: ParentHandlers,
+  ): Promise<Message[]> {
+    this.startParent();
+    const { api, failure } = this.#parent!;
+    const host = Comlink.proxy({
+      onEvents: (events: WorkerEvent[]) => handlers.onEvents(events),
+      flush: () => {},
+      runTask: (task: TaskRequest, calledAtEpoch: number) => handlers.runTask(task, calledAtEpoch),
+    });
+    return Promise.race([api.run(request, Comlink.transfer(sandbox, [sandbox]), host), failure]);
+  }
+
+  /** Starts a fresh worker for one subagent. */
+  spawn(id: AgentId): SubagentWorker {
+    const worker = new SubagentWorker({ name: id });
+    this.#subagents.set(id, worker);
+    this.#lifecycle(id, 'created', epochNow());
+    const api = Comlink.wrap<SubagentWorkerApi>(worker);
+    const failure = failureOf(worker, id);
+    failure.catch(() => {});
+    const ready = Promise.race([api.ready(), failure]).then((answer) => {
+      const checked = checkReady(answer);
+      this.#lifecycle(id, 'ready', checked.readyAtEpoch);
+      return checked;
+    });
+    ready.catch(() => {});
+    let terminated = false;
+    return {
+      id,
+      ready,
+      run: (request, sandbox, onEvents) =>
+        Promise.race([
+          api.run(
+            request,
+            Comlink.transfer(sandbox, [sandbox]),
+            Comlink.proxy({ onEvents: (events: WorkerEvent[]) => onEvents(events), flush: () => {} }),
+          ),
+          failure,
+        ]),
+      terminate: () => {
+        if (terminated) return;
+        terminated = true;
+        worker.terminate();
+        this.#subagents.delete(id);
+        this.#lifecycle(id, 'terminated', epochNow());
+      },
+    };
+  }
+
+  /** Terminates every agent worker at once (Stop, or a failed run). */
+  stopAll(): AgentId[] {
+    const stopped = this.live;
+    if (this.#parent) {
+      this.#parent.worker.terminate();
+      this.#parent = undefined;
+      this.#lifecycle('parent', 'terminated', epochNow());
+    }
+    for (const [id, worker] of this.#subagents) {
+      worker.terminate();
+      this.#lifecycle(id, 'terminated', epochNow());
+    }
+    this.#subagents.clear();
+    return stopped;
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * The sandbox the agents share, for the whole life of the page: boot, adoption, WebContainer's
+ * offer and switch, and the files as the screen lists them.
+ *
+ * sandbox=auto: the offline sandbox (started before the app, src/boot.ts) is ready at once, and
+ * WebContainer boots alongside; the learner never waits for it. Ready before the first run, the
+ * sample project moves there; ready later, the switch is offered; failed, the header says why.
+ * sandbox=local never tries WebContainer; sandbox=webcontainer uses only WebContainer, and its
+ * failure is the boot's.
+ */
+import type { RuntimeProgress } from '../sandbox/runtimes';
+import type { FileChange, FileEntry } from '../sandbox/sandbox';
+import type { UrlSettings } from '../settings/url-settings';
+import { LocalSandboxHost } from './local-sandbox';
+import { SANDBOX_LABELS, type SandboxHost } from './sandbox-host';
+
+/**
+ * WebContainer, as the header tells it: `off` (sandbox=local), `starting`, `unavailable` (why),
+ * `ready` (booted after the first run began: the switch is offered), `active` (in use; `moved`
+ * when the sample project was moved to it before the first run, `switched` after the learner's
+ * switch, `chosen` with sandbox=webcontainer).
+ */
+export type WebContainerStatus =
+  | { kind: 'off' }
+  | { kind: 'starting' }
+  | { kind: 'unavailable'; reason: string }
+  | { kind: 'ready' }
+  | { kind: 'active'; how: 'moved' | 'switched' | 'chosen' };
+
+export class SandboxSession {
+  files = $state.raw<FileEntry[]>([]);
+  workdir = $state('');
+  label = $state('');
+  webContainer = $state.raw<WebContainerStatus>({ kind: 'off' });
+  /** The latest first-use load of node or python3 in the sandbox (Pyodide takes seconds). */
+  runtime = $state.raw<RuntimeProgress | null>(null);
+
+  readonly #url: UrlSettings;
+  /** Every file change of the sandbox in use, with the agent that made it. */
+  readonly #onChanges: (changes: FileChange[]) => void;
+  /** Called each time a sandbox is adopted (its files are the sample project again). */
+  readonly #onAdopted: () => void;
+  #host: SandboxHost | undefined;
+  /** A WebContainer that booted after the first run began, until the learner switches to it. */
+  #offered: SandboxHost | undefined;
+  /** Settles when a change of sandbox is done; a run waits for it. */
+  #switching: Promise<void> = Promise.resolve();
+  #booted: Promise<void> | undefined;
+  /** Once a run has begun, a late WebContainer is offered rather than switched to. */
+  runStarted = false;
+
+  constructor(
+    url: UrlSettings,
+    events: { onChanges: (changes: FileChange[]) => void; onAdopted: () => void },
+  ) {
+    this.#url = url;
+    this.#onChanges = events.onChanges;
+    this.#onAdopted = events.onAdopted;
+  }
+
+  /** Boots once; later calls get the same promise. Rejects with a sentence. */
+  boot(): Promise<void> {
+    this.#booted ??= this.#boot();
+    return this.#booted;
+  }
+
+  /** Resolves when the sandbox in use is settled (no switch under way). */
+  settled(): Promise<void> {
+    return this.#switching;
+  }
+
+  async #boot(): Promise<void> {
+    const { sandbox, sample, webContainerTimeoutMs: timeoutMs } = this.#url;
+    if (sandbox === 'webcontainer') {
+      this.label = SANDBOX_LABELS.webcontainer;
+      this.webContainer = { kind: 'starting' };
+      try {
+        const { WebContainerSandboxHost } = await import('./webcontainer-host');
+        await this.#adopt(new WebContainerSandboxHost(sample, { timeoutMs }));
+        this.webContainer = { kind: 'active', how: 'chosen' };
+      } catch (error) {
+        this.webContainer = { kind: 'unavailable', reason: reasonOf(error) };
+        throw error;
+      }
+      return;
+    }
+    await this.#adopt(LocalSandboxHost.take(sample));
+    if (sandbox === 'auto') void this.#tryWebContainer(timeoutMs);
+  }
+
+  /** Makes `host` the agents' sandbox once it is ready; the previous one is stopped. */
+  async #adopt(host: SandboxHost): Promise<void> {
+    const { workdir, readyAtEpoch } = await host.ready;
+    if (performance.getEntriesByName('sandbox:ready').length === 0) {
+      // The sandbox's own time of readiness (the page may have been busy building the screen).
+      const startTime =
+        readyAtEpoch === undefined ? undefined : Math.max(0, readyAtEpoch - performance.timeOrigin);
+      performance.mark('sandbox:ready', startTime === undefined ? undefined : { startTime });
+    }
+    const previous = this.#host;
+    this.#host = host;
+    previous?.dispose();
+    this.workdir = workdir;
+    this.label = SANDBOX_LABELS[host.kind];
+    await host.watch((changes) => {
+      if (this.#host !== host) return;
+      this.#onChanges(changes);
+      void host.list().then((files) => {
+        if (this.#host === host) this.files = files;
+      });
+    });
+    await host.watchRuntimes?.((progress) => {
+      if (this.#host === host) this.runtime = progress;
+    });
+    this.files = await host.list();
+    this.#onAdopted();
+  }
+
+  async #tryWebContainer(timeoutMs: number | undefined): Promise<void> {
+    // Loaded on demand: the page's first script stays free of WebContainer.
+    const { cannotBootReason, WebContainerSandboxHost } = await import('./webcontainer-host');
+    const cannot = cannotBootReason();
+    if (cannot) {
+      this.webContainer = { kind: 'unavailable', reason: cannot };
+      return;
+    }
+    this.webContainer = { kind: 'starting' };
+    const host = new WebContainerSandboxHost(this.#url.sample, { timeoutMs });
+    try {
+      await host.ready;
+    } catch (error) {
+      host.dispose();
+      this.webContainer = { kind: 'unavailable', reason: reasonOf(error) };
+      return;
+    }
+    if (this.runStarted) {
+      this.#offered = host;
+      this.webContainer = { kind: 'ready' };
+      return;
+    }
+    await this.#switchTo(host);
+    this.webContainer = { kind: 'active', how: 'moved' };
+  }
+
+  #switchTo(host: SandboxHost): Promise<void> {
+    const done = this.#adopt(host);
+    this.#switching = done.catch(() => {});
+    return done;
+  }
+
+  /** The learner's switch to a WebContainer that booted late: the files are the sample project again. */
+  async switchToWebContainer(): Promise<void> {
+    const host = this.#offered;
+    if (!host) return;
+    this.#offered = undefined;
+    await this.#switchTo(host);
+    this.webContainer = { kind: 'active', how: 'switched' };
+  }
+
+  /** A fresh port to the shared sandbox, for one agent worker. */
+  async port(): Promise<MessagePort> {
+    if (!this.#host) throw new Error('The sandbox is not ready');
+    const { port1, port2 } = new MessageChannel();
+    await this.#host.connect(port2);
+    return port1;
+  }
+
+  /** Reads a file of the shared sandbox for the viewer. */
+  readFile(path: string): Promise<string> {
+    if (!this.#host) return Promise.reject(new Error('The sandbox is not ready'));
+    return this.#host.readFile(path);
+  }
+
+  dispose(): void {
+    this.#host?.dispose();
+    this.#offered?.dispose();
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A WebContainerUnavailableError (webcontainer-boot.ts), told apart without loading that module. */
+export function unavailable(error: unknown): error is Error & { reason: string } {
+  return error instanceof Error && error.name === 'WebContainerUnavailableError';
+}
+
+/** Why WebContainer is unavailable, worded to follow "WebContainer unavailable: ". */
+function reasonOf(error: unknown): string {
+  return unavailable(error) ? error.reason : message(error);
+}
+
+/** The sentence after `Failed: ` for a boot that failed. */
+export function bootFailure(error: unknown): string {
+  // WebContainer's failures are sentences of their own ("WebContainer did not start within …").
+  return unavailable(error) ? error.message : `the sandbox did not start: ${message(error)}`;
+}

@@ -1,0 +1,86 @@
+/**
+ * The sizes the screen compares: how big each array is, as it would be sent, and how many tokens
+ * that is (the API's count when a real model answered, else an estimate).
+ */
+import type { Message } from '../core/messages';
+import type { AgentView, RunView } from './reduce';
+
+/** A rough token estimate for text the API has not counted: about four characters a token. */
+export function estimateTokens(chars: number): number {
+  return Math.ceil(chars / 4);
+}
+
+// Messages are never mutated (a new one replaces an old one), so a size is measured once.
+const sizes = new WeakMap<Message, number>();
+
+/** The size of one message as it would be sent: its JSON text. */
+export function messageChars(message: Message): number {
+  let size = sizes.get(message);
+  if (size === undefined) {
+    size = JSON.stringify(message).length;
+    sizes.set(message, size);
+  }
+  return size;
+}
+
+/** The size of a messages array as it would be sent: its JSON text. */
+export function arrayChars(messages: readonly Message[]): number {
+  let chars = 0;
+  for (const message of messages) chars += messageChars(message);
+  return chars;
+}
+
+export interface AgentFigures {
+  chars: number;
+  /** The estimate from the array's characters. */
+  tokens: number;
+  /** The size to compare agents by: what the API counted last, else the estimate. */
+  contextTokens: number;
+  counted: boolean;
+}
+
+export function agentFigures(agent: AgentView): AgentFigures {
+  const chars = arrayChars(agent.messages);
+  const tokens = estimateTokens(chars);
+  return {
+    chars,
+    tokens,
+    contextTokens: agent.lastInputTokens ?? tokens,
+    counted: agent.lastInputTokens !== null,
+  };
+}
+
+/** Index of the message that holds the final text a subagent returned, or -1. */
+export function summaryIndex(agent: AgentView): number {
+  if (agent.summary === null) return -1;
+  for (let i = agent.messages.length - 1; i >= 0; i--) {
+    if (agent.messages[i].role === 'assistant') return i;
+  }
+  return -1;
+}
+
+/** What History lists of a run: the parent's context at the end, calls and subagents. */
+export function runFigures(view: RunView) {
+  const parent = agentFigures(view.parent);
+  return {
+    parentTokens: parent.contextTokens,
+    counted: parent.counted,
+    calls: view.parent.calls + view.subagents.reduce((sum, a) => sum + a.calls, 0),
+    subagents: view.subagents.length,
+  };
+}
+
+/**
+ * The part of a history that can be sent again: it ends with a finished assistant turn. A run
+ * stopped mid-turn leaves a prompt without an answer or a tool_use without results, which the
+ * API would reject next time, so such a tail is left out (it stays on screen until replaced).
+ */
+export function resumableHistory(messages: readonly Message[]): Message[] {
+  let end = messages.length;
+  while (end > 0) {
+    const last = messages[end - 1];
+    if (last.role === 'assistant' && !last.content.some((b) => b.type === 'tool_use')) break;
+    end--;
+  }
+  return messages.slice(0, end);
+}
