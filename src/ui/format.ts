@@ -4,7 +4,7 @@
  */
 import type { AgentId } from '../core/messages';
 import type { FileEntry } from '../sandbox/sandbox';
-import type { FileMark } from './playground.svelte';
+import type { FileMark } from '../run/reduce';
 
 /** 950 -> "950", 12_345 -> "12.3k", 2_500_000 -> "2.5M". */
 /** Text made safe to place in HTML. */
@@ -68,7 +68,11 @@ export interface TreeRow {
 }
 
 /** The sandbox's entries as indented rows, folders before the files they hold. */
-export function fileTree(entries: FileEntry[], workdir: string, marks: Record<string, FileMark>): TreeRow[] {
+export function fileTree(
+  entries: FileEntry[],
+  workdir: string,
+  marks: Readonly<Record<string, FileMark>>,
+): TreeRow[] {
   const prefix = workdir.endsWith('/') ? workdir : `${workdir}/`;
   const all = new Map<string, { type: 'file' | 'directory'; size: number; deleted: boolean }>();
   for (const entry of entries) {

@@ -1,31 +1,33 @@
 /**
- * The playground's state and its workers. The UI only reads this class and calls its methods.
+ * The playground: the conversation being recorded, and what the screen shows of it.
  *
- * It owns every worker: the sandbox worker (one shared filesystem), the parent worker, and one
- * throwaway worker per subagent, created when the parent calls `task` and terminated as soon as
- * the subagent has returned its summary. Only that summary crosses back to the parent.
+ *   SandboxSession (src/page)  the shared filesystem: boot, WebContainer's offer, files
+ *   AgentWorkers   (src/page)  the parent's worker and one throwaway worker per subagent
+ *   LiveRun        (src/run)   the record of this conversation; its view is reduce(view, event)
+ *   History        (./history.svelte.ts)  kept runs, in IndexedDB
+ *
+ * Everything the screen shows of a run is `shown`: the live view, or the view of any step of
+ * the live or an opened record. Nothing on screen is kept anywhere else.
  */
-import * as Comlink from 'comlink';
-import type { LoopEvent, TaskRequest } from '../core/loop';
+import type { TaskRequest } from '../core/loop';
 import type { AgentId } from '../core/messages';
 import { LIMITS } from '../core/tools';
-import type { RuntimeProgress } from '../sandbox/runtimes';
-import type { FileChange, FileEntry } from '../sandbox/sandbox';
-import {
-  checkEvent,
-  checkReady,
-  type AgentSettings,
-  type ParentWorkerApi,
-  type SubagentWorkerApi,
-  type WorkerEvent,
-} from '../workers/protocol';
 import type { ModelConfig } from '../models/config';
-import ParentWorker from '../workers/parent.ts?worker';
-import SubagentWorker from '../workers/subagent.ts?worker';
-import { AgentColumn, resumableHistory } from './agent-column.svelte';
-import { LocalSandboxHost } from './local-sandbox';
-import { SANDBOX_LABELS, type SandboxHost } from './sandbox-host';
-import { failureOf } from './worker-failure';
+import { AgentWorkers } from '../page/agent-workers';
+import { bootFailure, SandboxSession } from '../page/sandbox-session.svelte';
+import { MAX_RECORD_BYTES, parseRecord, RecordError } from '../run/check';
+import { resumableHistory, runFigures } from '../run/figures';
+import { LiveRun } from '../run/live';
+import {
+  REFERENCE_LIMITS,
+  type RecordOrigin,
+  type RunEvent,
+  type RunRecord,
+  type RunSettings,
+  type RunStatus,
+} from '../run/record';
+import { EMPTY_VIEW, type RunView } from '../run/reduce';
+import { Replay } from '../run/replay';
 import {
   DEFAULTS,
   loadSettings,
@@ -34,39 +36,13 @@ import {
   scrub,
   settingsProblem,
   type ModelSettings,
-} from './model-settings';
-import { DEFAULT_MODEL, readUrlSettings, type UrlSettings } from './url-settings';
+} from '../settings/model-settings';
+import { DEFAULT_MODEL, readUrlSettings, type UrlSettings } from '../settings/url-settings';
+import { checkEvent, type AgentSettings, type WorkerEvent } from '../workers/protocol';
+import { History } from './history.svelte';
+import { Playback } from './playback.svelte';
 
-export type RunStatus =
-  | { kind: 'booting' }
-  | { kind: 'idle' }
-  | { kind: 'running' }
-  | { kind: 'finished' }
-  | { kind: 'stopped' }
-  | { kind: 'failed'; reason: string };
-
-/**
- * WebContainer, as the header tells it: `off` (sandbox=local), `starting`, `unavailable` (why),
- * `ready` (booted after the first run began: the switch is offered), `active` (in use; `moved`
- * when the sample project was moved to it before the first run, `switched` after the learner's
- * switch, `chosen` with sandbox=webcontainer).
- */
-export type WebContainerStatus =
-  | { kind: 'off' }
-  | { kind: 'starting' }
-  | { kind: 'unavailable'; reason: string }
-  | { kind: 'ready' }
-  | { kind: 'active'; how: 'moved' | 'switched' | 'chosen' };
-
-export interface LogLine {
-  agent: AgentId;
-  text: string;
-}
-
-export interface FileMark {
-  agent: AgentId;
-  kind: FileChange['kind'];
-}
+export type { RunStatus };
 
 /** The longest the screen is held still while a subagent worker starts (see Playground.#hold). */
 const HOLD_MS = 150;
@@ -98,46 +74,58 @@ function untilStopped<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+/** A record opened from History, a file or the example: viewed and stepped through, read-only. */
+interface Opened {
+  record: RunRecord;
+  origin: RecordOrigin;
+  replay: Replay;
+}
+
 export class Playground {
   readonly url: UrlSettings;
+  readonly sandbox: SandboxSession;
+  readonly history: History;
+  readonly playback: Playback;
 
-  status = $state.raw<RunStatus>({ kind: 'booting' });
-  parent = new AgentColumn('parent');
-  subagents = $state.raw<AgentColumn[]>([]);
-  log = $state.raw<LogLine[]>([]);
-  files = $state.raw<FileEntry[]>([]);
-  /** The latest first-use load of node or python3 in the sandbox (Pyodide takes seconds). */
-  runtime = $state.raw<RuntimeProgress | null>(null);
-  marks = $state.raw<Record<string, FileMark>>({});
-  workdir = $state('');
-  sandboxLabel = $state('');
-  webContainer = $state.raw<WebContainerStatus>({ kind: 'off' });
-  /** A message for the user about their input (e.g. an empty prompt). */
+  /** The view of the live conversation, as of its latest event. */
+  live = $state.raw<RunView>(EMPTY_VIEW);
+  /** Before any run: the sandbox is starting, ready, or failed to start. */
+  boot = $state.raw<RunStatus>({ kind: 'booting' });
+  /** A record opened to look at instead of the live conversation. */
+  opened = $state.raw<Opened | null>(null);
+  /** The step shown, or null for the end (following a live run as it goes). */
+  step = $state<number | null>(null);
+  /** How many steps the shown record has. */
+  steps = $state(0);
+  /** A message for the user about their input (e.g. an empty prompt, a file that cannot be opened). */
   notice = $state<string | null>(null);
   /** The Settings dialog's values (see model-settings.ts for where each one is kept). */
   modelSettings = $state.raw<ModelSettings>(DEFAULTS);
-  /** Set while the API client waits to retry a failed call (429, 529, 5xx, network). */
-  retrying = $state<string | null>(null);
 
-  running = $derived(this.status.kind === 'running');
+  /** What the screen shows: the live view, or any step of the live or opened record. */
+  shown = $derived.by((): RunView => {
+    const opened = this.opened;
+    const step = this.step;
+    void this.steps;
+    if (opened) return opened.replay.at(step ?? opened.replay.steps);
+    if (step === null || !this.#replay) return this.live;
+    return this.#replay.at(step);
+  });
+  status = $derived.by((): RunStatus => {
+    if (this.opened) return this.shown.status;
+    return this.#run ? this.shown.status : this.boot;
+  });
+  running = $derived(this.live.status.kind === 'running');
+  /** The shown record is the live one and it is at its end. */
+  atLive = $derived(this.opened === null && this.step === null);
 
-  /** The sandbox the agents use now. */
-  #sandbox: SandboxHost | undefined;
-  /** A WebContainer that booted after the first run began, until the learner switches to it. */
-  #offered: SandboxHost | undefined;
-  /** Settles when a change of sandbox is done; a run waits for it. */
-  #switching: Promise<void> = Promise.resolve();
-  #runStarted = false;
-  #booted: Promise<void> | undefined;
-  #parentWorker: Worker | undefined;
-  #parentApi: Comlink.Remote<ParentWorkerApi> | undefined;
-  #parentFailure: Promise<never> | undefined;
-  // Not state: the screen reads the columns, never the workers.
-  // eslint-disable-next-line svelte/prefer-svelte-reactivity
-  #liveSubagents = new Map<AgentId, Worker>();
+  readonly #agents: AgentWorkers;
+  #run = $state.raw<LiveRun | null>(null);
+  #replay: Replay | undefined;
+  #writer: ReturnType<History['keep']> | undefined;
   #spawned = 0;
   #holds = 0;
-  #held: Array<() => void> = [];
+  #held = false;
   #controller: AbortController | undefined;
   /** The model config of the run under way (settings saved during a run apply to the next). */
   #runModel: ModelConfig | undefined;
@@ -146,6 +134,27 @@ export class Playground {
     this.url = readUrlSettings(search);
     this.modelSettings = loadSettings(storage(), this.url);
     if (this.url.ignored.length) this.notice = `Ignored URL settings: ${this.url.ignored.join(', ')}`;
+    this.#agents = new AgentWorkers((worker, phase, atEpoch) =>
+      this.#record({ type: 'worker', worker, phase }, pageTime(atEpoch)),
+    );
+    this.sandbox = new SandboxSession(this.url, {
+      onChanges: (changes) => this.#record({ type: 'files', changes }),
+      onAdopted: () => {
+        if (this.#run)
+          this.#record({ type: 'sandbox', label: this.sandbox.label, workdir: this.sandbox.workdir });
+      },
+    });
+    this.history = new History();
+    this.playback = new Playback(this);
+  }
+
+  /** The record on screen: the opened one, or the live conversation's. */
+  get record(): RunRecord | null {
+    return this.opened?.record ?? this.#run?.record ?? null;
+  }
+
+  get origin(): RecordOrigin {
+    return this.opened?.origin ?? { kind: 'live' };
   }
 
   get modelLabel(): string {
@@ -167,152 +176,88 @@ export class Playground {
     if (this.notice && !settingsProblem(this.modelSettings)) this.notice = null;
   }
 
-  /**
-   * Boots the sandbox once; later calls get the same promise.
-   *
-   * sandbox=auto: the offline sandbox (started before the app, src/boot.ts) is ready at once, and
-   * WebContainer boots alongside; the learner never waits for it. sandbox=local: never tries
-   * WebContainer. sandbox=webcontainer: WebContainer only, and its failure is the run's.
-   */
-  boot(): Promise<void> {
-    this.#booted ??= this.#boot().catch((error: unknown) => {
-      // WebContainer's failures are sentences of their own ("WebContainer did not start within …").
-      const reason = unavailable(error) ? error.message : `the sandbox did not start: ${message(error)}`;
-      this.status = { kind: 'failed', reason };
-      throw error;
-    });
-    return this.#booted;
-  }
-
-  async #boot(): Promise<void> {
-    const { sandbox, sample, webContainerTimeoutMs: timeoutMs } = this.url;
-    if (sandbox === 'webcontainer') {
-      this.sandboxLabel = SANDBOX_LABELS.webcontainer;
-      this.webContainer = { kind: 'starting' };
-      try {
-        const { WebContainerSandboxHost } = await import('./webcontainer-host');
-        await this.#adopt(new WebContainerSandboxHost(sample, { timeoutMs }));
-        this.#startParent();
-        this.webContainer = { kind: 'active', how: 'chosen' };
-      } catch (error) {
-        this.webContainer = { kind: 'unavailable', reason: reasonOf(error) };
-        throw error;
-      }
-      return;
-    }
-    await this.#adopt(LocalSandboxHost.take(sample));
-    this.#startParent();
-    if (sandbox === 'auto') void this.#tryWebContainer(timeoutMs);
-  }
-
-  /** Makes `host` the agents' sandbox once it is ready; the previous one is stopped. */
-  async #adopt(host: SandboxHost): Promise<void> {
-    const { workdir, readyAtEpoch } = await host.ready;
-    if (performance.getEntriesByName('sandbox:ready').length === 0) {
-      // The sandbox's own time of readiness (the page may have been busy building the screen).
-      const startTime =
-        readyAtEpoch === undefined ? undefined : Math.max(0, readyAtEpoch - performance.timeOrigin);
-      performance.mark('sandbox:ready', startTime === undefined ? undefined : { startTime });
-    }
-    const previous = this.#sandbox;
-    this.#sandbox = host;
-    previous?.dispose();
-    this.workdir = workdir;
-    this.sandboxLabel = SANDBOX_LABELS[host.kind];
-    await host.watch((changes) => {
-      if (this.#sandbox === host) this.#onFileChanges(changes);
-    });
-    await host.watchRuntimes?.((progress) => {
-      if (this.#sandbox === host) this.runtime = progress;
-    });
-    this.marks = {};
-    this.files = await host.list();
-    if (this.status.kind === 'booting') this.status = { kind: 'idle' };
-  }
-
-  /**
-   * sandbox=auto: boots WebContainer next to the offline sandbox. Ready before the first run: the
-   * sample project moves there. Ready later: the switch is offered. Failed: the header says why.
-   */
-  async #tryWebContainer(timeoutMs: number | undefined): Promise<void> {
-    // Loaded on demand: the page's first script stays free of WebContainer.
-    const { cannotBootReason, WebContainerSandboxHost } = await import('./webcontainer-host');
-    const cannot = cannotBootReason();
-    if (cannot) {
-      this.webContainer = { kind: 'unavailable', reason: cannot };
-      return;
-    }
-    this.webContainer = { kind: 'starting' };
-    const host = new WebContainerSandboxHost(this.url.sample, { timeoutMs });
+  /** Boots the sandbox once, then starts the parent's worker ahead of the first run. */
+  async start(): Promise<void> {
     try {
-      await host.ready;
+      await this.sandbox.boot();
+      if (this.boot.kind === 'booting') this.boot = { kind: 'idle' };
+      this.#agents.startParent();
     } catch (error) {
-      host.dispose();
-      this.webContainer = { kind: 'unavailable', reason: reasonOf(error) };
-      return;
+      this.boot = { kind: 'failed', reason: bootFailure(error) };
+      throw error;
     }
-    if (this.#runStarted) {
-      this.#offered = host;
-      this.webContainer = { kind: 'ready' };
-      return;
-    }
-    await this.#switchTo(host);
-    this.webContainer = { kind: 'active', how: 'moved' };
-  }
-
-  #switchTo(host: SandboxHost): Promise<void> {
-    const done = this.#adopt(host);
-    this.#switching = done.catch(() => {});
-    return done;
-  }
-
-  /** The learner's switch to a WebContainer that booted late: the files are the sample project again. */
-  async switchToWebContainer(): Promise<void> {
-    const host = this.#offered;
-    if (!host || this.running) return;
-    this.#offered = undefined;
-    await this.#switchTo(host);
-    this.webContainer = { kind: 'active', how: 'switched' };
-  }
-
-  #onFileChanges(changes: FileChange[]): void {
-    const marks = { ...this.marks };
-    for (const change of changes) {
-      if (change.agent === 'system') continue;
-      const before = marks[change.path];
-      // A file an agent created stays "created" while the same run goes on changing it.
-      marks[change.path] = {
-        agent: change.agent,
-        kind: before?.kind === 'create' && change.kind === 'modify' ? 'create' : change.kind,
-      };
-    }
-    this.marks = marks;
-    const host = this.#sandbox;
-    void host?.list().then((files) => {
-      if (this.#sandbox === host) this.files = files;
-    });
   }
 
   /** Reads a file of the shared sandbox for the viewer. */
   readFile(path: string): Promise<string> {
-    if (!this.#sandbox) return Promise.reject(new Error('The sandbox is not ready'));
-    return this.#sandbox.readFile(path);
+    return this.sandbox.readFile(path);
   }
 
-  #settings(): AgentSettings {
+  switchToWebContainer(): Promise<void> {
+    if (this.running) return Promise.resolve();
+    return this.sandbox.switchToWebContainer();
+  }
+
+  /** What the run sends the model and how the loops are limited; never the key. */
+  #runSettings(): RunSettings {
+    const { provider, model, baseURL } = this.modelSettings;
+    return {
+      provider,
+      model: provider === 'demo' ? 'demo' : model,
+      ...(provider === 'anthropic' ? { baseURL } : {}),
+      sample: this.url.sample,
+      sandbox: this.sandbox.label || this.url.sandbox,
+      context: 'isolated',
+      limits: REFERENCE_LIMITS,
+    };
+  }
+
+  #agentSettings(): AgentSettings {
     return {
       model: this.#runModel ?? modelConfig(this.modelSettings, this.url.speed),
       modelName: this.modelSettings.provider === 'demo' ? DEFAULT_MODEL : this.modelSettings.model,
-      workdir: this.workdir,
+      workdir: this.sandbox.workdir,
       bashTimeoutMs: LIMITS.bashTimeoutMs,
     };
   }
 
-  /** A fresh port to the shared sandbox, for one agent worker. */
-  async #sandboxPort(): Promise<MessagePort> {
-    const { port1, port2 } = new MessageChannel();
-    await this.#sandbox!.connect(port2);
-    return port1;
+  /** Appends an event to the live record (stamped now, or at a page time) and shows it. */
+  #record(event: RunEvent, at?: number): void {
+    const run = this.#run;
+    if (!run) return;
+    run.append(event, at);
+    this.#writer?.changed();
+    this.#publish();
+  }
+
+  /** Puts the live record's view on screen, unless the screen is held (see #hold). */
+  #publish(): void {
+    if (this.#holds > 0) {
+      this.#held = true;
+      return;
+    }
+    const run = this.#run;
+    if (!run) return;
+    this.live = run.view;
+    this.steps = this.opened ? this.steps : (this.#replay?.steps ?? 0);
+  }
+
+  /** A new record for the conversation, when its first prompt is run. */
+  #begin(prompt: string): LiveRun {
+    const run = new LiveRun(crypto.randomUUID(), prompt, this.#runSettings(), {
+      epoch: performance.timeOrigin + performance.now(),
+      now: () => performance.now(),
+    });
+    this.#run = run;
+    this.#replay = new Replay(run.record.events);
+    this.#writer = this.history.keep(run.record, () => ({
+      status: run.view.status,
+      figures: runFigures(run.view),
+    }));
+    // The workers already alive when the record begins: the sandbox, and the parent's ahead of time.
+    this.#record({ type: 'worker', worker: 'sandbox', phase: 'ready' });
+    for (const id of this.#agents.live) this.#record({ type: 'worker', worker: id, phase: 'ready' });
+    return run;
   }
 
   /** Starts the parent loop on a prompt; refuses an empty one. */
@@ -328,289 +273,249 @@ export class Playground {
       return;
     }
     this.notice = null;
-    this.#runStarted = true;
+    this.closeOpened();
+    this.sandbox.runStarted = true;
     try {
-      await this.boot();
+      await this.start();
     } catch {
       return; // the status line says why
     }
-    await this.#switching;
+    await this.sandbox.settled();
     this.#runModel = modelConfig(this.modelSettings, this.url.speed);
     const controller = new AbortController();
     this.#controller = controller;
-    this.status = { kind: 'running' };
+    const run = this.#run ?? this.#begin(prompt);
+    this.step = null;
+    this.#record({ type: 'run', prompt, settings: this.#runSettings() });
+    this.#record({ type: 'status', status: { kind: 'running' } });
 
     try {
-      const parentApi = this.#startParent();
-      // A stopped turn's dangling tail is not sent again, so it leaves the screen too: the
-      // parent column always shows the array the model receives.
-      const history = resumableHistory(this.parent.messages);
-      this.parent.messages = history;
-      const port = await this.#sandboxPort();
-      const host = Comlink.proxy({
-        onEvents: (events: WorkerEvent[]) => this.#onEvents(events),
-        flush: () => {},
-        runTask: (task: TaskRequest, calledAtEpoch: number) =>
-          this.#runTask(task, calledAtEpoch, controller.signal),
-      });
-      const run = parentApi.run(
-        { prompt, history, settings: this.#settings() },
-        Comlink.transfer(port, [port]),
-        host,
+      // A stopped turn's dangling tail is not sent again: the parent's first event trims it.
+      const history = resumableHistory(run.view.parent.messages);
+      const port = await this.sandbox.port();
+      await untilStopped(
+        this.#agents.runParent({ prompt, history, settings: this.#agentSettings() }, port, {
+          onEvents: (events) => this.#onEvents(events),
+          runTask: (task, calledAtEpoch) => this.#runTask(task, calledAtEpoch, controller.signal),
+        }),
+        controller.signal,
       );
-      await untilStopped(Promise.race([run, this.#parentFailure!]), controller.signal);
-      this.status = { kind: 'finished' };
+      this.#record({ type: 'status', status: { kind: 'finished' } });
     } catch (error) {
-      if (controller.signal.aborted) this.status = { kind: 'stopped' };
+      if (controller.signal.aborted) this.#record({ type: 'status', status: { kind: 'stopped' } });
       else {
-        this.status = { kind: 'failed', reason: scrub(message(error), this.modelSettings.apiKey) };
-        this.#stopWorkers();
+        const reason = scrub(message(error), this.modelSettings.apiKey);
+        this.#record({ type: 'status', status: { kind: 'failed', reason } });
+        this.#agents.stopAll();
       }
     } finally {
       this.#controller = undefined;
       this.#runModel = undefined;
-      this.retrying = null;
-      this.parent.draft = null;
+      this.#flushHeld();
+      void this.#writer?.save();
       performance.mark('run:finished');
     }
-  }
-
-  /**
-   * The parent's worker, started if it is not running: at the first run, and ahead of it once the
-   * sandbox is ready. It lives across runs, until Stop or a failure.
-   */
-  #startParent(): Comlink.Remote<ParentWorkerApi> {
-    if (this.#parentApi) return this.#parentApi;
-    this.#parentWorker = new ParentWorker({ name: 'parent' });
-    this.#parentApi = Comlink.wrap<ParentWorkerApi>(this.#parentWorker);
-    this.#parentFailure = failureOf(this.#parentWorker, 'parent');
-    this.#parentFailure.catch(() => {});
-    return this.#parentApi;
   }
 
   /** Stops the run at once: every agent worker is terminated; the sandbox and the arrays stay. */
   stop(): void {
     if (!this.#controller) return;
     this.#controller.abort();
-    this.#stopWorkers();
-  }
-
-  #stopWorkers(): void {
-    this.#parentWorker?.terminate();
-    this.#parentWorker = undefined;
-    this.#parentApi = undefined;
-    this.#parentFailure = undefined;
-    for (const [id, worker] of this.#liveSubagents) {
-      worker.terminate();
-      const column = this.subagents.find((c) => c.id === id);
-      if (column) {
-        column.state = 'stopped';
-        column.draft = null;
-      }
-    }
-    this.#liveSubagents.clear();
+    this.#agents.stopAll();
   }
 
   /** One subagent in its own worker; resolves with its summary, then the worker is gone. */
   async #runTask(task: TaskRequest, calledAtEpoch: number, signal: AbortSignal): Promise<string> {
-    const n = ++this.#spawned;
-    const id = `subagent-${n}`;
+    const id = `subagent-${++this.#spawned}`;
     const start = pageTime(calledAtEpoch);
+    this.#record(
+      {
+        type: 'spawn',
+        agent: id,
+        from: 'parent',
+        taskId: task.id,
+        description: task.description,
+        messages: [{ role: 'user', content: task.prompt }],
+      },
+      start,
+    );
     // The worker first, with the screen held still while it starts (see #hold).
-    const worker = new SubagentWorker({ name: id });
-    this.#liveSubagents.set(id, worker);
-    const api = Comlink.wrap<SubagentWorkerApi>(worker);
-    const failure = failureOf(worker, id);
-    failure.catch(() => {});
-    const ready = Promise.race([api.ready(), failure]);
-    ready.catch(() => {});
-    this.#hold(ready);
-    const sandboxPort = this.#sandboxPort();
-
-    const column = new AgentColumn(id, {
-      description: task.description,
-      taskId: task.id,
-      messages: [{ role: 'user', content: task.prompt }],
-    });
-    column.state = 'starting';
-    this.#whenScreenFree(() => {
-      this.subagents = [...this.subagents, column];
-    });
-
+    const worker = this.#agents.spawn(id);
+    this.#hold(worker.ready);
+    const sandboxPort = this.sandbox.port();
     try {
-      const { readyAtEpoch } = checkReady(await untilStopped(ready, signal));
+      const { readyAtEpoch } = await untilStopped(worker.ready, signal);
       measure('subagent:spawn', start, Math.max(start, pageTime(readyAtEpoch)));
-      column.state = 'running';
       const port = await sandboxPort;
-      const run = api.run(
-        { agent: id, prompt: task.prompt, settings: this.#settings() },
-        Comlink.transfer(port, [port]),
-        Comlink.proxy({ onEvents: (events: WorkerEvent[]) => this.#onEvents(events), flush: () => {} }),
+      const summary = await untilStopped(
+        worker.run({ agent: id, prompt: task.prompt, settings: this.#agentSettings() }, port, (events) =>
+          this.#onEvents(events),
+        ),
+        signal,
       );
-      const summary = await untilStopped(Promise.race([run, failure]), signal);
-      column.summary = summary;
-      column.state = 'discarded';
+      this.#record({ type: 'agent_state', agent: id, state: 'discarded', summary });
       return summary;
     } catch (error) {
-      if (!signal.aborted) column.state = 'failed';
+      if (!signal.aborted) this.#record({ type: 'agent_state', agent: id, state: 'failed' });
       throw error;
     } finally {
       worker.terminate();
-      this.#liveSubagents.delete(id);
-      column.draft = null;
       measure('subagent:run', start, performance.now());
     }
   }
 
-  #column(agent: AgentId): AgentColumn | undefined {
-    return agent === 'parent' ? this.parent : this.subagents.find((c) => c.id === agent);
-  }
-
   #onEvents(batch: WorkerEvent[]): void {
     if (!Array.isArray(batch)) throw new Error('events: expected an array of events');
-    this.#whenScreenFree(() => {
-      for (const event of batch) this.#onEvent(event);
-    });
+    for (const raw of batch) {
+      const event = checkEvent(raw);
+      if (event.type === 'timing') {
+        const start = pageTime(event.startEpoch);
+        measure(event.name, start, start + event.durationMs);
+      } else this.#record(scrubbed(event, this.modelSettings.apiKey));
+    }
   }
 
   /**
    * Holds screen updates while a subagent worker starts, for at most HOLD_MS. Chromium starts a
    * worker with the help of the page's thread, so a long repaint just after `new Worker` (the new
    * column, the parent's tool call) delays the worker by as long; measured, it put about 35 ms
-   * on `subagent:spawn`. The held updates are then applied at once, in order.
+   * on `subagent:spawn`. The record takes every event at once; only the screen waits.
    */
   #hold(starting: Promise<unknown>): void {
     this.#holds++;
     const release = () => {
-      if (--this.#holds > 0) return;
-      const held = this.#held;
-      this.#held = [];
-      for (const apply of held) apply();
+      if (--this.#holds === 0) this.#flushHeld();
     };
     Promise.race([starting, new Promise((resolve) => setTimeout(resolve, HOLD_MS))]).then(release, release);
   }
 
-  #whenScreenFree(apply: () => void): void {
-    if (this.#holds > 0) this.#held.push(apply);
-    else apply();
+  #flushHeld(): void {
+    if (this.#holds > 0 || !this.#held) return;
+    this.#held = false;
+    this.#publish();
   }
 
-  #onEvent(raw: WorkerEvent): void {
-    const event = checkEvent(raw);
-    if (event.type === 'timing') {
-      const start = pageTime(event.startEpoch);
-      measure(event.name, start, start + event.durationMs);
-      return;
+  // ---- step-through -------------------------------------------------------------------------
+
+  /** Shows the run as it was after `step` steps (clamped); the end of a live run follows it. */
+  stepTo(step: number): void {
+    const last = this.steps;
+    const next = Math.max(0, Math.min(Math.round(step), last));
+    this.step = next === last && !this.opened && this.running ? null : next;
+  }
+
+  stepBy(delta: number): void {
+    this.stepTo((this.step ?? this.steps) + delta);
+  }
+
+  /** Back to the end of the live run, following it. */
+  goLive(): void {
+    this.playback.pause();
+    this.closeOpened();
+    this.step = null;
+  }
+
+  /** The record's time of a step, in ms since it started. */
+  timeOf(step: number): number {
+    return (this.opened?.replay ?? this.#replay)?.timeOf(step) ?? 0;
+  }
+
+  // ---- kept, exported and opened runs --------------------------------------------------------
+
+  /** Shows a record read-only, at its end. */
+  open(record: RunRecord, origin: RecordOrigin): void {
+    this.playback.pause();
+    const replay = new Replay(record.events);
+    this.opened = { record, origin, replay };
+    this.steps = replay.steps;
+    this.step = null;
+    this.notice = null;
+  }
+
+  closeOpened(): void {
+    if (!this.opened) return;
+    this.playback.pause();
+    this.opened = null;
+    this.steps = this.#replay?.steps ?? 0;
+    this.step = null;
+  }
+
+  /** Opens a run file (button or drop); a bad file changes nothing but the notice. */
+  async importFile(file: File): Promise<void> {
+    try {
+      const record = parseRecord(await readText(file), file.size);
+      this.open(record, { kind: 'file', name: file.name });
+    } catch (error) {
+      const reason = error instanceof RecordError ? error.message : message(error);
+      this.notice = `Cannot open ${file.name}: ${reason}.`;
     }
-    this.#apply(event);
   }
 
-  /** Whether an agent's worker was terminated (Stop, or a failed run). */
-  #terminated(column: AgentColumn): boolean {
-    if (column.id === 'parent') return this.status.kind === 'stopped' || this.status.kind === 'failed';
-    return column.state === 'stopped' || column.state === 'failed';
-  }
-
-  #apply(event: LoopEvent): void {
-    const column = this.#column(event.agent);
-    // Events a worker posted just before it was terminated still arrive: they must not bring
-    // back a "streaming" draft for a loop that is gone.
-    if (column && (event.type === 'model_start' || event.type === 'stream') && this.#terminated(column))
-      return;
-    switch (event.type) {
-      case 'message':
-        column?.setMessage(event.index, event.message);
-        break;
-      case 'model_start':
-        column?.startCall();
-        break;
-      case 'stream':
-        if (event.event.type === 'retrying') {
-          this.retrying = `${event.agent}: attempt ${event.event.attempt}, ${scrub(event.event.reason, this.modelSettings.apiKey)}`;
-        } else column?.stream(event.event);
-        break;
-      case 'model_end':
-        this.retrying = null;
-        // The demo model's usage is its own estimate; only a real API's counts are shown as counted.
-        column?.endCall(this.#runModel?.provider === 'anthropic' ? event.usage : undefined);
-        break;
-      case 'limit_reached':
-        if (column) column.limitReached = true;
-        break;
-      case 'log':
-        this.log = [...this.log, { agent: event.agent, text: event.line }];
-        break;
-      case 'error':
-        this.log = [
-          ...this.log,
-          { agent: event.agent, text: `Error: ${scrub(event.error, this.modelSettings.apiKey)}` },
-        ];
-        break;
-      default:
-        break;
-    }
-  }
-
-  /**
-   * The run as JSON: every array on screen, the log and the settings that are not secret.
-   * The API key is never part of it.
-   */
+  /** The record on screen as JSON; the API key is never part of it. */
   exportRun(): string {
-    const { apiKey: _key, rememberKey: _remember, ...settings } = this.modelSettings;
-    const run = {
-      format: 's04-playground-run',
-      version: 1,
-      exportedAt: new Date(Date.now()).toISOString(), // eslint-disable-line svelte/prefer-svelte-reactivity -- a one-off timestamp, not state
-      model: { ...settings, label: this.modelLabel },
-      sandbox: { label: this.sandboxLabel, workdir: this.workdir, sample: this.url.sample },
-      status: this.status,
-      parent: { messages: this.parent.messages, usage: this.parent.usage },
-      subagents: this.subagents.map((c) => ({
-        id: c.id,
-        description: c.description,
-        taskId: c.taskId,
-        state: c.state,
-        summary: c.summary,
-        calls: c.calls,
-        usage: c.usage,
-        messages: c.messages,
-      })),
-      log: this.log,
-    };
-    return scrub(JSON.stringify(run, null, 2), this.modelSettings.apiKey);
+    const record = this.record;
+    if (!record) throw new Error('There is no run to export yet');
+    return scrub(JSON.stringify(record), this.modelSettings.apiKey);
+  }
+
+  /** "Run this prompt again": the opened record's first prompt, in a new conversation. */
+  async rerun(): Promise<void> {
+    const prompt = this.opened?.record.title;
+    if (!prompt || this.running) return;
+    this.closeOpened();
+    this.clear();
+    await this.run(prompt);
   }
 
   /** Starts over: a fresh conversation (the files stay as they are). */
   clear(): void {
     if (this.running) return;
-    this.parent.messages = [];
-    this.subagents = [];
-    this.log = [];
+    void this.#writer?.save();
+    this.#run = null;
+    this.#replay = undefined;
+    this.#writer = undefined;
+    this.live = EMPTY_VIEW;
     this.#spawned = 0;
-    this.status = { kind: 'idle' };
+    this.steps = 0;
+    this.step = null;
   }
 
-  /** Terminates every worker (page teardown). */
-  dispose(): void {
-    this.stop();
-    this.#stopWorkers();
-    this.#sandbox?.dispose();
-    this.#offered?.dispose();
+  /** The live agent workers (for tests and the curious). */
+  get liveWorkers(): AgentId[] {
+    return this.#agents.live;
   }
+
+  /** Saves what is recorded now (the page is going away, or may be). */
+  persist(): void {
+    void this.#writer?.save();
+  }
+
+  /** Saves what is recorded and terminates every worker (page teardown). */
+  dispose(): void {
+    this.persist();
+    this.stop();
+    this.#agents.stopAll();
+    this.sandbox.dispose();
+  }
+}
+
+/** An event as recorded: the API key is scrubbed from what a worker reports (errors, retries). */
+function scrubbed(event: Exclude<WorkerEvent, { type: 'timing' }>, key: string): RunEvent {
+  if (!key) return event;
+  if (event.type === 'error') return { ...event, error: scrub(event.error, key) };
+  if (event.type === 'stream' && event.event.type === 'retrying') {
+    return { ...event, event: { ...event.event, reason: scrub(event.event.reason, key) } };
+  }
+  return event;
 }
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** A WebContainerUnavailableError (webcontainer-boot.ts), told apart without loading that module. */
-function unavailable(error: unknown): error is Error & { reason: string } {
-  return error instanceof Error && error.name === 'WebContainerUnavailableError';
-}
-
-/** Why WebContainer is unavailable, worded to follow "WebContainer unavailable: ". */
-function reasonOf(error: unknown): string {
-  return unavailable(error) ? error.reason : message(error);
+/** A file's text; over the size limit it is not read at all (parseRecord refuses it by size). */
+function readText(file: File): Promise<string> {
+  return file.size > MAX_RECORD_BYTES ? Promise.resolve('') : file.text();
 }
 
 /** localStorage when the page may use it (it throws in some privacy modes). */
