@@ -124,6 +124,12 @@ export class Playground {
   #replay: Replay | undefined;
   #writer: ReturnType<History['keep']> | undefined;
   #spawned = 0;
+  /**
+   * A subagent's events, held until the parent's `task_start` for it is recorded: the parent's
+   * worker asks for the subagent before it sends its queued events (so the worker starts sooner),
+   * but in the record the parent's task call comes first.
+   */
+  #pending = new Map<AgentId, { taskId: string; queue: Array<[RunEvent, number]> }>();
   #holds = 0;
   #held = false;
   #controller: AbortController | undefined;
@@ -225,9 +231,24 @@ export class Playground {
   #record(event: RunEvent, at?: number): void {
     const run = this.#run;
     if (!run) return;
+    const pending = this.#pending.get(agentOf(event) ?? '');
+    if (pending) {
+      pending.queue.push([event, at ?? performance.now()]);
+      return;
+    }
     run.append(event, at);
+    if (event.type === 'task_start') this.#releasePending((p) => p.taskId === event.id);
     this.#writer?.changed();
     this.#publish();
+  }
+
+  /** Records the held events of the subagents that match (all of them at the end of a run). */
+  #releasePending(match: (pending: { taskId: string }) => boolean = () => true): void {
+    for (const [id, pending] of this.#pending) {
+      if (!match(pending)) continue;
+      this.#pending.delete(id);
+      for (const [event, at] of pending.queue) this.#record(event, at);
+    }
   }
 
   /** Puts the live record's view on screen, unless the screen is held (see #hold). */
@@ -309,6 +330,7 @@ export class Playground {
         this.#agents.stopAll();
       }
     } finally {
+      this.#releasePending();
       this.#controller = undefined;
       this.#runModel = undefined;
       this.#flushHeld();
@@ -328,17 +350,15 @@ export class Playground {
   async #runTask(task: TaskRequest, calledAtEpoch: number, signal: AbortSignal): Promise<string> {
     const id = `subagent-${++this.#spawned}`;
     const start = pageTime(calledAtEpoch);
-    this.#record(
-      {
-        type: 'spawn',
-        agent: id,
-        from: 'parent',
-        taskId: task.id,
-        description: task.description,
-        messages: [{ role: 'user', content: task.prompt }],
-      },
-      start,
-    );
+    const spawn: RunEvent = {
+      type: 'spawn',
+      agent: id,
+      from: 'parent',
+      taskId: task.id,
+      description: task.description,
+      messages: [{ role: 'user', content: task.prompt }],
+    };
+    this.#pending.set(id, { taskId: task.id, queue: [[spawn, start]] });
     // The worker first, with the screen held still while it starts (see #hold).
     const worker = this.#agents.spawn(id);
     this.#hold(worker.ready);
@@ -507,6 +527,12 @@ function scrubbed(event: Exclude<WorkerEvent, { type: 'timing' }>, key: string):
     return { ...event, event: { ...event.event, reason: scrub(event.event.reason, key) } };
   }
   return event;
+}
+
+/** The agent or worker an event is about, if any. */
+function agentOf(event: RunEvent): AgentId | undefined {
+  if (event.type === 'worker') return event.worker;
+  return 'agent' in event ? event.agent : undefined;
 }
 
 function message(error: unknown): string {

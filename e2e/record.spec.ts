@@ -1,0 +1,235 @@
+/**
+ * A run is its record: step through it, keep it (History), export it and open it again.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, open, parentList, PROMPTS, runSample, status, subagentRegion, test } from './fixtures';
+
+const stepSlider = (page: Page) => page.getByRole('slider', { name: 'Step' });
+
+/** The text of every message of every array on screen, region by region. */
+async function arrays(page: Page): Promise<Record<string, string[]>> {
+  const regions = page.getByRole('region', { name: /^(Parent|Subagent \d+) messages$/ });
+  const out: Record<string, string[]> = {};
+  for (const region of await regions.all()) {
+    const name = (await region.getAttribute('aria-label'))!;
+    out[name] = await region.getByRole('listitem').allInnerTexts();
+  }
+  return out;
+}
+
+/** Picks a file for `Import run` (the button opens the chooser). */
+async function importFile(page: Page, name: string, content: string | Buffer): Promise<void> {
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Import run' }).click();
+  // Playwright passes large files by path only.
+  const path = join(mkdtempSync(join(tmpdir(), 's04-import-')), name);
+  writeFileSync(path, content);
+  await (await chooser).setFiles(path);
+}
+
+async function exportRun(page: Page): Promise<string> {
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export run' }).click();
+  return readFileSync((await (await download).path())!, 'utf8');
+}
+
+async function keptRuns(page: Page) {
+  await page.getByRole('button', { name: 'History' }).click();
+  const dialog = page.getByRole('dialog', { name: 'History' });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+test.describe('step-through', () => {
+  test('before the first spawn there is no subagent; after its return it is discarded; Live follows the end', async ({
+    page,
+  }) => {
+    await open(page);
+    await runSample(page, PROMPTS.framework);
+    const slider = stepSlider(page);
+    const steps = Number(await slider.getAttribute('max'));
+    expect(steps).toBeGreaterThan(10);
+    await expect(slider).toHaveValue(String(steps));
+
+    // Back to the start: nothing has happened yet.
+    await slider.fill('0');
+    await expect(parentList(page)).toHaveCount(0);
+    await expect(subagentRegion(page, 1)).toHaveCount(0);
+
+    // Step forward until the subagent appears; just before, there was none.
+    let at = 0;
+    while ((await subagentRegion(page, 1).count()) === 0) {
+      await page.getByRole('button', { name: 'Next step' }).click();
+      at++;
+      expect(at).toBeLessThan(steps);
+    }
+    await expect(slider).toHaveValue(String(at));
+    await expect(subagentRegion(page, 1)).not.toContainText(/discarded/i);
+    // The parent's task call is there, its result not yet.
+    await expect(parentList(page)).toHaveCount(2);
+    await page.getByRole('button', { name: 'Previous step' }).click();
+    await expect(subagentRegion(page, 1)).toHaveCount(0);
+
+    // The arrow keys step too (outside text fields).
+    await page.getByRole('heading', { name: 'Parent' }).click();
+    await page.keyboard.press('ArrowRight');
+    await expect(slider).toHaveValue(String(at));
+    await expect(subagentRegion(page, 1)).toBeVisible();
+    await expect(status(page)).toHaveText(/^Running/);
+
+    // Live: back to the end, where the subagent was discarded and the run finished.
+    await page.getByRole('button', { name: 'Live' }).click();
+    await expect(status(page)).toHaveText(/^Finished/);
+    await expect(subagentRegion(page, 1)).toContainText(/discarded/i);
+    await expect(parentList(page)).toHaveCount(4);
+    await expect(page.getByRole('button', { name: 'Live' })).toBeDisabled();
+  });
+
+  test('during a run, a step back holds the screen still and Live returns to the run as it goes', async ({
+    page,
+  }) => {
+    await open(page, 'speed=normal');
+    await page.getByRole('button', { name: PROMPTS.summarisePy, exact: true }).click();
+    await expect(subagentRegion(page, 1)).toBeVisible();
+    await page.getByRole('button', { name: 'Previous step' }).click();
+    const held = await stepSlider(page).inputValue();
+    await page.waitForTimeout(500);
+    expect(await stepSlider(page).inputValue()).toBe(held);
+    await page.getByRole('button', { name: 'Live' }).click();
+    await expect(status(page)).toHaveText(/^Finished/, { timeout: 30_000 });
+    await expect(stepSlider(page)).toHaveValue(await stepSlider(page).getAttribute('max').then(String));
+  });
+});
+
+test.describe('History, export and import', () => {
+  test('a reload during a run keeps it in History, interrupted, with its messages', async ({ page }) => {
+    await open(page, 'speed=normal');
+    await page.getByRole('button', { name: PROMPTS.summarisePy, exact: true }).click();
+    await expect(subagentRegion(page, 1).getByRole('listitem').nth(2)).toBeVisible({ timeout: 15_000 });
+    const before = await parentList(page).allInnerTexts();
+    await page.waitForTimeout(1200); // every event is saved within a second
+    await page.reload();
+    await expect(status(page)).toHaveText(/^Idle/);
+
+    const dialog = await keptRuns(page);
+    const run = dialog.getByRole('listitem').first();
+    await expect(run).toContainText(PROMPTS.summarisePy);
+    await expect(run).toContainText('interrupted');
+    await run.getByRole('button', { name: 'Open' }).click();
+    await expect(status(page)).toHaveText(/^Stopped: interrupted/);
+    expect(await parentList(page).allInnerTexts()).toEqual(before);
+    await expect(subagentRegion(page, 1)).toBeVisible();
+    await expect(page.getByRole('note')).toContainText('a run kept in History');
+  });
+
+  test('export, then import: the same arrays, read-only, labelled with the file; run it again', async ({
+    page,
+  }) => {
+    await open(page);
+    await runSample(page, PROMPTS.framework);
+    const shown = await arrays(page);
+    const file = await exportRun(page);
+    const record = JSON.parse(file);
+    expect(record.format).toBe('s04-playground-run');
+    expect(record.version).toBe(2);
+    expect(record.title).toBe(PROMPTS.framework);
+
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await expect(parentList(page)).toHaveCount(0);
+    await importFile(page, 'my-run.json', file);
+    await expect(page.getByRole('note')).toContainText('Viewing the file my-run.json, read-only.');
+    expect(await arrays(page)).toEqual(shown);
+    await expect(status(page)).toHaveText(/^Finished/);
+
+    // Stepping works on an opened run too.
+    await stepSlider(page).fill('0');
+    await expect(parentList(page)).toHaveCount(0);
+
+    await page.getByRole('button', { name: 'Run this prompt again' }).click();
+    await expect(status(page)).toHaveText(/^Finished/, { timeout: 20_000 });
+    await expect(page.getByRole('note')).toHaveCount(0);
+    await expect(parentList(page)).toHaveCount(4);
+    await expect(parentList(page).first()).toContainText(PROMPTS.framework);
+  });
+
+  test('the recorded reference run opens from History as an example', async ({ page }) => {
+    await open(page);
+    const dialog = await keptRuns(page);
+    await dialog.getByRole('button', { name: 'Open the example' }).click();
+    await expect(page.getByRole('note')).toContainText('the example');
+    await expect(parentList(page)).toHaveCount(4);
+    await expect(subagentRegion(page, 1).getByRole('listitem')).toHaveCount(12);
+    await expect(status(page)).toHaveText(/^Finished/);
+  });
+
+  test('History lists runs newest first; one can be deleted, or all', async ({ page }) => {
+    await open(page);
+    await runSample(page, PROMPTS.framework);
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await runSample(page, PROMPTS.summarisePy);
+    const dialog = await keptRuns(page);
+    const runs = dialog.getByRole('listitem');
+    await expect(runs).toHaveCount(2);
+    await expect(runs.nth(0)).toContainText(PROMPTS.summarisePy);
+    await expect(runs.nth(1)).toContainText(PROMPTS.framework);
+    await runs.nth(1).getByRole('button', { name: 'Delete' }).click();
+    await expect(runs).toHaveCount(1);
+    await dialog.getByRole('button', { name: 'Delete all runs' }).click();
+    await expect(runs).toHaveCount(0);
+  });
+
+  test('a bad file gets a sentence naming the problem, and nothing on screen or in History changes', async ({
+    page,
+  }) => {
+    await open(page);
+    await runSample(page, PROMPTS.framework);
+    const shown = await arrays(page);
+    const good = JSON.parse(await exportRun(page));
+    const alert = page.getByRole('alert');
+
+    const cases: Array<[string, string | Buffer, RegExp]> = [
+      ['notes.txt', 'hello, not JSON', /^Cannot open notes\.txt: it is not JSON \(/],
+      ['package.json', '{"name": "x"}', /it is not a run of this playground/],
+      [
+        'newer.json',
+        JSON.stringify({ ...good, version: 3 }),
+        /saved by a newer version of the playground \(run format 3; this one reads up to 2\)/,
+      ],
+      ['huge.json', Buffer.alloc(50 * 1024 * 1024, 32), /it is 50 MB; a run file may be at most 25 MB/],
+      [
+        'orphan.json',
+        JSON.stringify({
+          ...good,
+          events: good.events.filter(
+            (e: { type: string; message?: { role: string } }) =>
+              !(e.type === 'message' && e.message?.role === 'assistant'),
+          ),
+        }),
+        /has no tool_use before it|comes before message/,
+      ],
+      [
+        'key.json',
+        JSON.stringify({ ...good, settings: { ...good.settings, apiKey: 'sk-ant-x' } }),
+        /carries a field named "apiKey", which may hold a secret: it is not opened/,
+      ],
+    ];
+    for (const [name, content, problem] of cases) {
+      await importFile(page, name, content);
+      await expect(alert).toHaveText(problem);
+      await expect(page.getByRole('note')).toHaveCount(0);
+      expect(await arrays(page)).toEqual(shown);
+    }
+    // Dropping a file on the page opens it the same way.
+    await page.evaluate(() => {
+      const data = new DataTransfer();
+      data.items.add(new File(['{ not json'], 'dropped.json', { type: 'application/json' }));
+      window.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    });
+    await expect(alert).toHaveText(/^Cannot open dropped\.json: it is not JSON/);
+    const dialog = await keptRuns(page);
+    await expect(dialog.getByRole('listitem')).toHaveCount(1);
+  });
+});
