@@ -1,7 +1,9 @@
 /**
  * One message array on screen: the parent's, or one subagent's. It mirrors the array inside the
  * worker from `message` events (replaced, never mutated: `$state.raw`) and shows the response
- * being streamed as a draft until it is appended.
+ * being streamed as a draft until it is appended. A draft whose call never completed (the
+ * connection dropped, the run failed or was stopped) stays on screen as `cutOff`, outside the
+ * array: it was never part of the conversation, so it is never sent back to the model.
  */
 import type { AgentId, AssistantBlock, Message, Usage } from '../core/messages';
 import type { StreamEvent } from '../core/model';
@@ -41,6 +43,8 @@ export class AgentColumn {
 
   messages = $state.raw<Message[]>([]);
   draft = $state.raw<AssistantBlock[] | null>(null);
+  /** What had streamed of a response that never completed; shown, marked as cut off, never sent. */
+  cutOff = $state.raw<AssistantBlock[] | null>(null);
   state = $state<ColumnState>('idle');
   /** The final text that went back to the parent (subagents only). */
   summary = $state<string | null>(null);
@@ -77,6 +81,13 @@ export class AgentColumn {
     next[index] = message;
     this.messages = next;
     if (message.role === 'assistant') this.draft = null;
+  }
+
+  /** Ends a call that will not complete: what it streamed so far stays visible, as cut off. */
+  cutOffDraft(): void {
+    const shown = (this.draft ?? []).filter(hasContent);
+    if (shown.length) this.cutOff = shown;
+    this.draft = null;
   }
 
   startCall(): void {
@@ -135,6 +146,14 @@ export class AgentColumn {
     }
     this.draft = draft;
   }
+}
+
+/** Whether a streamed block shows anything (a block_start alone carries an empty text). */
+function hasContent(block: AssistantBlock | undefined): block is AssistantBlock {
+  if (!block) return false;
+  if (block.type === 'text') return block.text !== '';
+  if (block.type === 'thinking') return block.thinking !== '';
+  return true;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../core/messages';
-import { resumableHistory } from './agent-column.svelte';
+import { AgentColumn, resumableHistory } from './agent-column.svelte';
 
 const prompt: Message = { role: 'user', content: 'find tests' };
 const callsTask: Message = {
@@ -31,5 +31,35 @@ describe('resumableHistory', () => {
   it('drops a prompt that was never answered', () => {
     expect(resumableHistory([prompt])).toEqual([]);
     expect(resumableHistory([prompt, callsTask, results])).toEqual([]);
+  });
+});
+
+describe('a response cut off mid-stream', () => {
+  it('keeps what had streamed, outside the array the model receives', () => {
+    const column = new AgentColumn('parent', { messages: [prompt] });
+    column.startCall();
+    column.stream({ type: 'block_start', index: 0, block: { type: 'text', text: '' } });
+    column.stream({ type: 'text_delta', index: 0, text: 'Let me look at ' });
+    column.stream({ type: 'text_delta', index: 0, text: 'the files' });
+    column.stream({ type: 'block_start', index: 1, block: { type: 'text', text: '' } });
+    column.cutOffDraft();
+    expect(column.draft).toBeNull();
+    expect(column.cutOff).toEqual([{ type: 'text', text: 'Let me look at the files' }]);
+    expect(column.messages).toEqual([prompt]);
+    expect(resumableHistory(column.messages)).toEqual([]);
+  });
+
+  it('keeps nothing when nothing had streamed, and nothing after a completed response', () => {
+    const column = new AgentColumn('parent', { messages: [prompt] });
+    column.startCall();
+    column.stream({ type: 'block_start', index: 0, block: { type: 'text', text: '' } });
+    column.cutOffDraft();
+    expect(column.cutOff).toBeNull();
+    column.startCall();
+    column.stream({ type: 'block_start', index: 0, block: { type: 'text', text: '' } });
+    column.stream({ type: 'text_delta', index: 0, text: 'It uses pytest.' });
+    column.setMessage(1, answer);
+    column.cutOffDraft();
+    expect(column.cutOff).toBeNull();
   });
 });

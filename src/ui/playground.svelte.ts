@@ -26,10 +26,13 @@ import { AgentColumn, resumableHistory } from './agent-column.svelte';
 import { LocalSandboxHost } from './local-sandbox';
 import { SANDBOX_LABELS, type SandboxHost } from './sandbox-host';
 import { failureOf } from './worker-failure';
+import { t } from './i18n';
 import {
   DEFAULTS,
+  keyGoesElsewhere,
   loadSettings,
   modelConfig,
+  originOf,
   saveSettings,
   scrub,
   settingsProblem,
@@ -118,6 +121,8 @@ export class Playground {
   modelSettings = $state.raw<ModelSettings>(DEFAULTS);
   /** Set while the API client waits to retry a failed call (429, 529, 5xx, network). */
   retrying = $state<string | null>(null);
+  /** Set while the learner is asked whether the key may go to a host it was not saved for. */
+  keyQuestion = $state.raw<{ savedFor: string; sendTo: string } | null>(null);
 
   running = $derived(this.status.kind === 'running');
 
@@ -141,6 +146,7 @@ export class Playground {
   #controller: AbortController | undefined;
   /** The model config of the run under way (settings saved during a run apply to the next). */
   #runModel: ModelConfig | undefined;
+  #answerKeyQuestion: ((send: boolean) => void) | undefined;
 
   constructor(search: string) {
     this.url = readUrlSettings(search);
@@ -157,11 +163,15 @@ export class Playground {
 
   /** Keeps the Settings dialog's values; the key is stored only if the learner asked for it. */
   saveSettings(values: ModelSettings): void {
+    const apiKey = values.apiKey.trim();
     this.modelSettings = {
       ...values,
-      apiKey: values.apiKey.trim(),
+      apiKey,
       baseURL: values.baseURL.trim(),
       model: values.model.trim(),
+      // Saved with the key and the base URL side by side (the dialog names the key's host), the
+      // key now belongs to that endpoint.
+      keyOrigin: apiKey ? originOf(values.baseURL) : '',
     };
     saveSettings(storage(), this.modelSettings);
     if (this.notice && !settingsProblem(this.modelSettings)) this.notice = null;
@@ -327,6 +337,16 @@ export class Playground {
       this.notice = problem;
       return;
     }
+    if (this.keyQuestion) return;
+    const elsewhere = keyGoesElsewhere(this.modelSettings);
+    if (elsewhere) {
+      if (!(await this.#askToSendKey(elsewhere))) {
+        this.notice = t('keyQuestion.declined', elsewhere);
+        return;
+      }
+      // For this page load only: the stored key stays bound to the host it was saved for.
+      this.modelSettings = { ...this.modelSettings, keyOrigin: originOf(this.modelSettings.baseURL) };
+    }
     this.notice = null;
     this.#runStarted = true;
     try {
@@ -343,9 +363,11 @@ export class Playground {
     try {
       const parentApi = this.#startParent();
       // A stopped turn's dangling tail is not sent again, so it leaves the screen too: the
-      // parent column always shows the array the model receives.
+      // parent column always shows the array the model receives. A reply cut off under that
+      // tail goes with it.
       const history = resumableHistory(this.parent.messages);
       this.parent.messages = history;
+      this.parent.cutOff = null;
       const port = await this.#sandboxPort();
       const host = Comlink.proxy({
         onEvents: (events: WorkerEvent[]) => this.#onEvents(events),
@@ -370,9 +392,25 @@ export class Playground {
       this.#controller = undefined;
       this.#runModel = undefined;
       this.retrying = null;
-      this.parent.draft = null;
+      this.parent.cutOffDraft();
       performance.mark('run:finished');
     }
+  }
+
+  /** Asks (KeyQuestionDialog) whether the key may go to a host it was not saved for. */
+  #askToSendKey(question: { savedFor: string; sendTo: string }): Promise<boolean> {
+    this.keyQuestion = question;
+    return new Promise<boolean>((resolve) => {
+      this.#answerKeyQuestion = resolve;
+    });
+  }
+
+  /** The learner's answer to `keyQuestion`: send the key to that host for this run, or not. */
+  answerKeyQuestion(send: boolean): void {
+    const answer = this.#answerKeyQuestion;
+    this.#answerKeyQuestion = undefined;
+    this.keyQuestion = null;
+    answer?.(send);
   }
 
   /**
@@ -457,7 +495,7 @@ export class Playground {
     } finally {
       worker.terminate();
       this.#liveSubagents.delete(id);
-      column.draft = null;
+      column.cutOffDraft();
       measure('subagent:run', start, performance.now());
     }
   }
@@ -556,7 +594,7 @@ export class Playground {
    * The API key is never part of it.
    */
   exportRun(): string {
-    const { apiKey: _key, rememberKey: _remember, ...settings } = this.modelSettings;
+    const { apiKey: _key, rememberKey: _remember, keyOrigin: _origin, ...settings } = this.modelSettings;
     const run = {
       format: 's04-playground-run',
       version: 1,
@@ -584,6 +622,7 @@ export class Playground {
   clear(): void {
     if (this.running) return;
     this.parent.messages = [];
+    this.parent.cutOff = null;
     this.subagents = [];
     this.log = [];
     this.#spawned = 0;
@@ -592,6 +631,7 @@ export class Playground {
 
   /** Terminates every worker (page teardown). */
   dispose(): void {
+    this.answerKeyQuestion(false);
     this.stop();
     this.#stopWorkers();
     this.#sandbox?.dispose();
