@@ -26,7 +26,7 @@
  *   mock-slow         mock-s04 streamed at ~100 ms per event (for Stop)
  *   mock-hang         sends the response headers, then nothing
  *   mock-parallel     the parent calls `task` twice in one response (two subagents at once)
- *   mock-drop         streams a few text deltas of its first reply, then destroys the socket
+ *   mock-drop         streams four text deltas of each reply, then destroys the socket
  *                     (a connection lost mid-reply)
  *   mock-tool-use-no-block   text only, but `stop_reason: "tool_use"` (a model that says it
  *                     calls a tool and sends none)
