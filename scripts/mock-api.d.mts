@@ -11,8 +11,11 @@ export interface MockRequestRecord {
   body: unknown;
   /** Which scenario answered. */
   scenario?: string;
-  /** What was sent back: the complete message (also when streamed) or the error body. */
-  response?: { status: number; body: unknown };
+  /**
+   * What was sent back: the complete message (also when streamed) or the error body; `dropped`
+   * when the connection was cut mid-stream (mock-drop).
+   */
+  response?: { status: number; body: unknown; dropped?: boolean };
 }
 
 export interface MockApi {

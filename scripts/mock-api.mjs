@@ -26,10 +26,15 @@
  *   mock-slow         mock-s04 streamed at ~100 ms per event (for Stop)
  *   mock-hang         sends the response headers, then nothing
  *   mock-parallel     the parent calls `task` twice in one response (two subagents at once)
+ *   mock-drop         streams four text deltas of each reply, then destroys the socket
+ *                     (a connection lost mid-reply)
+ *   mock-tool-use-no-block   text only, but `stop_reason: "tool_use"` (a model that says it
+ *                     calls a tool and sends none)
+ *   mock-unknown-block       an answer holding a content block of a type no client knows
  *
  * Like the real API it rejects malformed conversations with 400: a tool_use without its
  * tool_result, a thinking block whose signature was changed, fields the API does not accept
- * (e.g. an SDK-internal `parsed_output`) in content blocks sent back.
+ * (e.g. an SDK-internal `parsed_output`) in content blocks sent back, a message with empty content.
  *
  * Usage: npm run mock-api -- [--port 41800] [--scenario mock-s04] [--retry-after-ms 20] [--quiet]
  * It listens on 127.0.0.1 only. Tests start it in-process with `startMockApi({ port: 0 })`.
@@ -56,6 +61,9 @@ export const SCENARIOS = [
   'mock-slow',
   'mock-hang',
   'mock-parallel',
+  'mock-drop',
+  'mock-tool-use-no-block',
+  'mock-unknown-block',
 ];
 
 /** An error reply shaped like Anthropic's: `{type: "error", error: {type, message}}`. */
@@ -137,6 +145,12 @@ function checkRequest(body) {
     if (typeof message.content === 'string') return;
     if (!Array.isArray(message.content))
       throw invalid(`messages.${i}.content: Input should be a string or a list`);
+    const finalAssistant = i === body.messages.length - 1 && message.role === 'assistant';
+    if (message.content.length === 0 && !finalAssistant) {
+      throw invalid(
+        `messages.${i}: all messages must have non-empty content except for the optional final assistant message`,
+      );
+    }
     message.content.forEach((block, j) => {
       const allowed = BLOCK_FIELDS[block?.type];
       if (!allowed) return;
@@ -289,6 +303,25 @@ function parallelReply(body, ids) {
     ],
   };
 }
+
+/** mock-drop: the text of the reply that never arrives whole. */
+const DROPPED_TEXT =
+  'Let me look at the project first. I will list the files, then read the one that names the test framework.';
+
+/** mock-tool-use-no-block: says it calls a tool, sends none. */
+const TOOL_USE_WITHOUT_BLOCK = {
+  stop_reason: 'tool_use',
+  content: [{ type: 'text', text: 'I will run a command to look at the project.' }],
+};
+
+/** mock-unknown-block: a block of a type that is neither text, tool_use nor thinking. */
+const WITH_UNKNOWN_BLOCK = {
+  stop_reason: 'end_turn',
+  content: [
+    { type: 'text', text: 'Here is my answer, with one more block after this text.' },
+    { type: 'mock_annotation', note: 'A block type this client has never seen.' },
+  ],
+};
 
 function withThinking(reply, body) {
   const n = body.messages.filter((m) => m.role === 'assistant').length + 1;
@@ -521,6 +554,17 @@ export function startMockApi({
         return { reply: parallelReply(body, ids), delayMs: isSubagent(body) ? 40 : 0 };
       case 'mock-hang':
         return { hang: true };
+      case 'mock-drop':
+        // Four text deltas (16 characters each), each on the wire before the socket goes.
+        return {
+          reply: { stop_reason: 'end_turn', content: [{ type: 'text', text: DROPPED_TEXT }] },
+          dropAfterDeltas: 4,
+          delayMs: 30,
+        };
+      case 'mock-tool-use-no-block':
+        return { reply: structuredClone(TOOL_USE_WITHOUT_BLOCK) };
+      case 'mock-unknown-block':
+        return { reply: structuredClone(WITH_UNKNOWN_BLOCK) };
       default:
         return { reply: s04Reply(body, ids) };
     }
@@ -569,10 +613,18 @@ export function startMockApi({
     res.flushHeaders();
     let closed = false;
     res.on('close', () => (closed = true));
+    let deltas = 0;
     for (const [event, data] of sseEvents(message)) {
       if (outcome.delayMs) await sleep(outcome.delayMs);
       if (closed) return;
       res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      if (event === 'content_block_delta' && ++deltas === outcome.dropAfterDeltas) {
+        // Let the deltas reach the client, then cut the connection without ending the response.
+        await sleep(50);
+        record.response = { status: 200, body: null, dropped: true };
+        res.socket?.destroy();
+        return;
+      }
     }
     res.end();
   }

@@ -277,6 +277,41 @@ describe('loop rules', () => {
     expect(result.ended).toBe('model');
   });
 
+  it('ends the turn when stop_reason is tool_use but no tool_use block came, saying so in the log', async () => {
+    const { parent, events, history, run } = setup([
+      says('I will call a tool now.', 'tool_use'),
+      says('second answer'),
+    ]);
+    const result = await run('first');
+    expect(parent.requests).toHaveLength(1);
+    expect(result.ended).toBe('model');
+    expect(history.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(events).toContainEqual({
+      type: 'log',
+      agent: 'parent',
+      line: expect.stringMatching(/stop_reason tool_use without a tool_use block/),
+    });
+    // Nothing empty was kept to be sent with the next prompt.
+    await run('second');
+    expect(parent.requests[1].messages).toEqual([
+      { role: 'user', content: 'first' },
+      { role: 'assistant', content: [{ type: 'text', text: 'I will call a tool now.' }] },
+      { role: 'user', content: 'second' },
+    ]);
+  });
+
+  it('ends a subagent the same way, returning the text it has', async () => {
+    const { child, run, parent } = setup(
+      [callsTools(toolUse('task', { prompt: 'look' }, 't1')), says('done')],
+      [says('Found it: pytest.', 'tool_use')],
+    );
+    await run('p');
+    expect(child.requests).toHaveLength(1);
+    expect(parent.requests[1].messages[2].content).toEqual([
+      { type: 'tool_result', tool_use_id: 't1', content: 'Found it: pytest.' },
+    ]);
+  });
+
   it('answers an unknown tool with "Unknown tool: <name>"', async () => {
     const { parent, run } = setup([callsTools(toolUse('deploy', {}, 'x')), says('ok')]);
     await run('p');

@@ -13,7 +13,8 @@
  *
  * The loop is the reference's `while True`: call the model, append its response unchanged, stop
  * unless `stop_reason` is `tool_use`, else run every tool_use in order and append ONE user message
- * with their results. A subagent is the same loop with a fresh array, the child tools and a turn
+ * with their results. (One guard the reference lacks: `tool_use` with no tool_use block also
+ * stops, since an empty results message would poison every later request.) A subagent is the same loop with a fresh array, the child tools and a turn
  * cap. Where a subagent runs (here, or in its own Worker) is injected as `runTask`.
  */
 import type { AgentId, AssistantBlock, Message, ToolResultBlock, ToolUseBlock, Usage } from './messages';
@@ -187,6 +188,16 @@ export async function agentLoop(options: LoopOptions): Promise<LoopResult> {
     append({ role: 'assistant', content: response.content });
 
     if (response.stop_reason !== 'tool_use') return { messages, last: response, ended: 'model' };
+    if (!response.content.some((b) => b.type === 'tool_use')) {
+      // Nothing to answer: an empty user message would be sent with every later call, and the
+      // API rejects it. The turn ends as if the model had stopped, and the log says why.
+      emit({
+        type: 'log',
+        agent,
+        line: '  (the model sent stop_reason tool_use without a tool_use block: the turn ends here)',
+      });
+      return { messages, last: response, ended: 'model' };
+    }
 
     const results = await runToolUses(response.content, options, emit);
     append({ role: 'user', content: results });

@@ -256,6 +256,22 @@ describe('AnthropicModel against the mock Messages API', () => {
     expect(events).toEqual([{ type: 'retrying', attempt: 1, reason: 'connection error' }]);
   });
 
+  it('says the connection was lost when it drops in the middle of a reply', async () => {
+    const events: StreamEvent[] = [];
+    const error = await failure(
+      model('mock-drop').createMessage(parentRequest('mock-drop'), { onStream: (e) => events.push(e) }),
+    );
+    expect(error).toBeInstanceOf(ModelCallError);
+    expect(error.message).toMatch(
+      new RegExp(
+        `^The connection to ${mock.url} was lost in the middle of the reply \\(.+\\)\\. Try again\\.$`,
+      ),
+    );
+    const text = events.flatMap((e) => (e.type === 'text_delta' ? [e.text] : [])).join('');
+    expect(text).toBe('Let me look at the project first. I will list the files, then re');
+    expect(posts()).toHaveLength(1);
+  });
+
   it('says where to look when the endpoint has no /v1/messages', async () => {
     const error = await failure(
       model('claude-test', { baseURL: `${mock.url}/v1` }).createMessage(parentRequest()),

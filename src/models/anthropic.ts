@@ -235,12 +235,16 @@ export class AnthropicModel implements ModelClient {
       }),
     } as unknown as MessageCreateParamsStreaming;
 
+    // Once part of the reply has arrived, a failure is a connection lost mid-reply, not an
+    // endpoint that cannot be reached.
+    let midReply = false;
     try {
       const stream = this.#client.messages.stream(params, {
         signal: controller.signal,
         middleware: [watch],
       });
       stream.on('streamEvent', (event) => {
+        if (event.type === 'content_block_start') midReply = true;
         const streamEvent = toStreamEvent(event);
         if (streamEvent) onStream?.(streamEvent);
       });
@@ -261,6 +265,15 @@ export class AnthropicModel implements ModelClient {
         );
       }
       if (error instanceof APIUserAbortError) throw abortError();
+      const lost = !(error instanceof APIError) || error instanceof APIConnectionError;
+      if (midReply && lost) {
+        const detail = error instanceof Error ? error.message : String(error);
+        throw new ModelCallError(
+          this.#scrub(
+            `The connection to ${this.baseURL} was lost in the middle of the reply (${detail}). Try again.`,
+          ),
+        );
+      }
       throw this.#describe(error, retries);
     } finally {
       clearStallTimer();

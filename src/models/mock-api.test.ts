@@ -152,6 +152,52 @@ describe('the mock Messages API (scripts/mock-api.mjs)', () => {
     );
   });
 
+  it('refuses a message with empty content, as the real API does', async () => {
+    const emptyResults = body({
+      messages: [
+        { role: 'user', content: 'hello' },
+        { role: 'assistant', content: [{ type: 'text', text: 'I will call a tool.' }] },
+        { role: 'user', content: [] },
+      ],
+    });
+    const refused = await post(emptyResults);
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error.message).toContain(
+      'messages.2: all messages must have non-empty content',
+    );
+  });
+
+  it('plays hostile models: tool_use without a block, an unknown block type', async () => {
+    const noBlock = await (await post(body({ model: 'mock-tool-use-no-block' }))).json();
+    expect(noBlock.stop_reason).toBe('tool_use');
+    expect(noBlock.content.map((b: { type: string }) => b.type)).toEqual(['text']);
+    const unknown = await (await post(body({ model: 'mock-unknown-block', stream: true }))).text();
+    expect(unknown).toContain('"content_block":{"type":"mock_annotation"');
+    expect(unknown).toContain('event: message_stop');
+  });
+
+  it('mock-drop cuts the connection after a few text deltas, without ending the stream', async () => {
+    const response = await post(body({ model: 'mock-drop', stream: true }));
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    let text = '';
+    const failure = await (async () => {
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return null;
+          text += new TextDecoder().decode(value);
+        }
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(failure).toBeInstanceOf(Error);
+    expect([...text.matchAll(/"type":"text_delta"/g)]).toHaveLength(4);
+    expect(text).not.toContain('message_stop');
+    expect(mock.requests().at(-1)?.response).toMatchObject({ status: 200, dropped: true });
+  });
+
   it('replays the recorded run with its thinking blocks restored', async () => {
     const parent = await (await post(body({ model: 'mock-trace' }))).json();
     expect(parent.model).toBe('MiniMax-M2.5');

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   API_KEY_KEY,
+  API_KEY_ORIGIN_KEY,
   DEFAULTS,
+  keyGoesElsewhere,
   loadSettings,
   modelConfig,
   SETTINGS_KEY,
@@ -45,6 +47,56 @@ describe('model settings', () => {
     expect(loaded.baseURL).toBe('https://stored.example');
     expect(loaded.model).toBe('from-url');
     expect(loadSettings(storage, readUrlSettings('?provider=demo')).provider).toBe('demo');
+  });
+
+  it('remembers a key with the endpoint it was saved for, and forgets both together', () => {
+    const storage = new MemoryStorage();
+    const saved = { ...anthropic, rememberKey: true, baseURL: 'https://api.anthropic.com' };
+    saveSettings(storage, { ...saved, keyOrigin: 'https://api.anthropic.com' });
+    expect(storage.items.get(API_KEY_ORIGIN_KEY)).toBe('https://api.anthropic.com');
+    expect(storage.items.get(SETTINGS_KEY)).not.toContain('keyOrigin');
+    saveSettings(storage, { ...saved, rememberKey: false });
+    expect(storage.items.has(API_KEY_ORIGIN_KEY)).toBe(false);
+  });
+
+  it('knows when a link points a remembered key at another host', () => {
+    const storage = new MemoryStorage();
+    saveSettings(storage, {
+      ...anthropic,
+      rememberKey: true,
+      baseURL: 'https://api.anthropic.com',
+      keyOrigin: 'https://api.anthropic.com',
+    });
+    const own = loadSettings(storage, readUrlSettings(''));
+    expect(own.keyOrigin).toBe('https://api.anthropic.com');
+    expect(keyGoesElsewhere(own)).toBeNull();
+    // Another path on the same origin is the same endpoint.
+    const samePlace = readUrlSettings('?baseURL=https://api.anthropic.com/v1');
+    expect(keyGoesElsewhere(loadSettings(storage, samePlace))).toBeNull();
+
+    const link = readUrlSettings('?provider=anthropic&baseURL=http://other-host:8080/anthropic&model=x');
+    const loaded = loadSettings(storage, link);
+    expect(loaded.apiKey).toBe('sk-ant-secret-123');
+    expect(keyGoesElsewhere(loaded)).toEqual({ savedFor: 'api.anthropic.com', sendTo: 'other-host:8080' });
+    // The demo model sends no key anywhere.
+    expect(keyGoesElsewhere({ ...loaded, provider: 'demo' })).toBeNull();
+  });
+
+  it('binds a key remembered before keys had an endpoint to the stored base URL', () => {
+    const storage = new MemoryStorage();
+    storage.setItem(
+      SETTINGS_KEY,
+      JSON.stringify({ provider: 'anthropic', baseURL: 'https://stored.example' }),
+    );
+    storage.setItem(API_KEY_KEY, 'sk-ant-old-key');
+    const loaded = loadSettings(storage, readUrlSettings('?baseURL=https://elsewhere.example'));
+    expect(keyGoesElsewhere(loaded)).toEqual({ savedFor: 'stored.example', sendTo: 'elsewhere.example' });
+  });
+
+  it('never reads a key from the URL', () => {
+    const loaded = loadSettings(new MemoryStorage(), readUrlSettings('?apiKey=sk-ant-x&key=sk-ant-y'));
+    expect(loaded.apiKey).toBe('');
+    expect(keyGoesElsewhere({ ...loaded, provider: 'anthropic' })).toBeNull();
   });
 
   it('survives unreadable storage', () => {

@@ -6,6 +6,9 @@
  *     page load by the URL (UI-CONTRACT.md);
  *   - the API key: memory only, unless the learner ticks "remember" (then `s04.apiKey` in
  *     localStorage, and nowhere else). It never goes into a URL, the log, an export or an error.
+ *   - the key's endpoint: a key belongs to the origin of the base URL it was saved with
+ *     (`s04.apiKeyOrigin` beside a remembered key). A link may name another base URL, so before
+ *     the key goes anywhere else the learner is asked (`keyGoesElsewhere`).
  */
 import type { ModelConfig, Speed } from '../models/config';
 import { DEFAULT_BASE_URL, DEFAULT_MODEL, type Provider, type UrlSettings } from './url-settings';
@@ -17,6 +20,8 @@ export interface ModelSettings {
   model: string;
   /** Whether the learner allowed keeping the key on this device. */
   rememberKey: boolean;
+  /** The origin of the base URL the key was saved for ('' while there is no key). */
+  keyOrigin: string;
   /** Extended thinking: off, or on with a token budget. */
   thinking: boolean;
   thinkingBudget: number;
@@ -24,6 +29,7 @@ export interface ModelSettings {
 
 export const SETTINGS_KEY = 's04.settings';
 export const API_KEY_KEY = 's04.apiKey';
+export const API_KEY_ORIGIN_KEY = 's04.apiKeyOrigin';
 
 /** Model ids offered as suggestions; any id the endpoint knows works. */
 export const MODEL_SUGGESTIONS = [
@@ -42,6 +48,7 @@ export const DEFAULTS: ModelSettings = {
   baseURL: DEFAULT_BASE_URL,
   model: DEFAULT_MODEL,
   rememberKey: false,
+  keyOrigin: '',
   thinking: false,
   thinkingBudget: 2048,
 };
@@ -49,7 +56,29 @@ export const DEFAULTS: ModelSettings = {
 /** The least the API accepts for `budget_tokens`; it must also stay below max_tokens (8000). */
 export const THINKING_BUDGET = { min: 1024, max: 7999 };
 
-type Stored = Partial<Omit<ModelSettings, 'apiKey'>>;
+type Stored = Partial<Omit<ModelSettings, 'apiKey' | 'keyOrigin'>>;
+
+/** The origin (scheme, host, port) of a base URL: where a request made with it goes. */
+export function originOf(baseURL: string): string {
+  const trimmed = baseURL.trim();
+  return URL.canParse(trimmed) ? new URL(trimmed).origin : trimmed;
+}
+
+/** The host (with its port) a base URL or origin names, as people read it. */
+export function hostOf(baseURL: string): string {
+  const trimmed = baseURL.trim();
+  return URL.canParse(trimmed) ? new URL(trimmed).host : trimmed;
+}
+
+/**
+ * When the key would go to another endpoint than the one it was saved for (a link named another
+ * base URL): the host it belongs to and the host that would receive it. Null when it belongs there.
+ */
+export function keyGoesElsewhere(settings: ModelSettings): { savedFor: string; sendTo: string } | null {
+  if (settings.provider !== 'anthropic' || !settings.apiKey.trim() || !settings.keyOrigin) return null;
+  if (originOf(settings.baseURL) === settings.keyOrigin) return null;
+  return { savedFor: hostOf(settings.keyOrigin), sendTo: hostOf(settings.baseURL) };
+}
 
 /** Reads stored settings, then lets the URL override them for this page load. */
 export function loadSettings(storage: Pick<Storage, 'getItem'> | undefined, url: UrlSettings): ModelSettings {
@@ -60,11 +89,17 @@ export function loadSettings(storage: Pick<Storage, 'getItem'> | undefined, url:
     // Unreadable settings are ignored; the defaults apply.
   }
   const apiKey = storage?.getItem(API_KEY_KEY) ?? '';
+  const known = pickKnown(stored);
+  // A key remembered before keys were bound to an endpoint was saved with the stored base URL.
+  const keyOrigin = apiKey
+    ? (storage?.getItem(API_KEY_ORIGIN_KEY) ?? originOf(known.baseURL ?? DEFAULTS.baseURL))
+    : '';
   const settings: ModelSettings = {
     ...DEFAULTS,
-    ...pickKnown(stored),
+    ...known,
     apiKey,
     rememberKey: apiKey !== '',
+    keyOrigin,
   };
   if (url.provider) settings.provider = url.provider;
   if (url.baseURL) settings.baseURL = url.baseURL;
@@ -88,10 +123,15 @@ export function saveSettings(
   settings: ModelSettings,
 ): void {
   if (!storage) return;
-  const { apiKey, rememberKey, ...rest } = settings;
+  const { apiKey, rememberKey, keyOrigin, ...rest } = settings;
   storage.setItem(SETTINGS_KEY, JSON.stringify(rest));
-  if (rememberKey && apiKey) storage.setItem(API_KEY_KEY, apiKey);
-  else storage.removeItem(API_KEY_KEY);
+  if (rememberKey && apiKey) {
+    storage.setItem(API_KEY_KEY, apiKey);
+    storage.setItem(API_KEY_ORIGIN_KEY, keyOrigin || originOf(settings.baseURL));
+  } else {
+    storage.removeItem(API_KEY_KEY);
+    storage.removeItem(API_KEY_ORIGIN_KEY);
+  }
 }
 
 /** Checks settings a user entered; returns a sentence to show, or null when they can be used. */

@@ -30,8 +30,10 @@ import { EMPTY_VIEW, type RunView } from '../run/reduce';
 import { Replay } from '../run/replay';
 import {
   DEFAULTS,
+  keyGoesElsewhere,
   loadSettings,
   modelConfig,
+  originOf,
   saveSettings,
   scrub,
   settingsProblem,
@@ -40,6 +42,7 @@ import {
 import { DEFAULT_MODEL, readUrlSettings, type UrlSettings } from '../settings/url-settings';
 import { checkEvent, type AgentSettings, type WorkerEvent } from '../workers/protocol';
 import { History } from './history.svelte';
+import { t } from './i18n';
 import { Playback } from './playback.svelte';
 
 export type { RunStatus };
@@ -101,6 +104,8 @@ export class Playground {
   notice = $state<string | null>(null);
   /** The Settings dialog's values (see model-settings.ts for where each one is kept). */
   modelSettings = $state.raw<ModelSettings>(DEFAULTS);
+  /** Set while the learner is asked whether the key may go to a host it was not saved for. */
+  keyQuestion = $state.raw<{ savedFor: string; sendTo: string } | null>(null);
 
   /** What the screen shows: the live view, or any step of the live or opened record. */
   shown = $derived.by((): RunView => {
@@ -129,12 +134,15 @@ export class Playground {
    * worker asks for the subagent before it sends its queued events (so the worker starts sooner),
    * but in the record the parent's task call comes first.
    */
+  // Not state: nothing on screen reads it.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
   #pending = new Map<AgentId, { taskId: string; queue: Array<[RunEvent, number]> }>();
   #holds = 0;
   #held = false;
   #controller: AbortController | undefined;
   /** The model config of the run under way (settings saved during a run apply to the next). */
   #runModel: ModelConfig | undefined;
+  #answerKeyQuestion: ((send: boolean) => void) | undefined;
 
   constructor(search: string) {
     this.url = readUrlSettings(search);
@@ -172,11 +180,15 @@ export class Playground {
 
   /** Keeps the Settings dialog's values; the key is stored only if the learner asked for it. */
   saveSettings(values: ModelSettings): void {
+    const apiKey = values.apiKey.trim();
     this.modelSettings = {
       ...values,
-      apiKey: values.apiKey.trim(),
+      apiKey,
       baseURL: values.baseURL.trim(),
       model: values.model.trim(),
+      // Saved with the key and the base URL side by side (the dialog names the key's host), the
+      // key now belongs to that endpoint.
+      keyOrigin: apiKey ? originOf(values.baseURL) : '',
     };
     saveSettings(storage(), this.modelSettings);
     if (this.notice && !settingsProblem(this.modelSettings)) this.notice = null;
@@ -293,6 +305,16 @@ export class Playground {
       this.notice = problem;
       return;
     }
+    if (this.keyQuestion) return;
+    const elsewhere = keyGoesElsewhere(this.modelSettings);
+    if (elsewhere) {
+      if (!(await this.#askToSendKey(elsewhere))) {
+        this.notice = t('keyQuestion.declined', elsewhere);
+        return;
+      }
+      // For this page load only: the stored key stays bound to the host it was saved for.
+      this.modelSettings = { ...this.modelSettings, keyOrigin: originOf(this.modelSettings.baseURL) };
+    }
     this.notice = null;
     this.closeOpened();
     this.sandbox.runStarted = true;
@@ -337,6 +359,22 @@ export class Playground {
       void this.#writer?.save();
       performance.mark('run:finished');
     }
+  }
+
+  /** Asks (KeyQuestionDialog) whether the key may go to a host it was not saved for. */
+  #askToSendKey(question: { savedFor: string; sendTo: string }): Promise<boolean> {
+    this.keyQuestion = question;
+    return new Promise<boolean>((resolve) => {
+      this.#answerKeyQuestion = resolve;
+    });
+  }
+
+  /** The learner's answer to `keyQuestion`: send the key to that host for this run, or not. */
+  answerKeyQuestion(send: boolean): void {
+    const answer = this.#answerKeyQuestion;
+    this.#answerKeyQuestion = undefined;
+    this.keyQuestion = null;
+    answer?.(send);
   }
 
   /** Stops the run at once: every agent worker is terminated; the sandbox and the arrays stay. */
@@ -512,6 +550,7 @@ export class Playground {
 
   /** Saves what is recorded and terminates every worker (page teardown). */
   dispose(): void {
+    this.answerKeyQuestion(false);
     this.persist();
     this.stop();
     this.#agents.stopAll();
