@@ -69,6 +69,25 @@ async function expectKeyNowhere(page: Page) {
     (window as unknown as { __s04: { exportRun(): string } }).__s04.exportRun(),
   );
   expect(exported).not.toContain(KEY);
+  // Nor in the runs History keeps (saved within a second of each event).
+  await page.waitForTimeout(1200);
+  const kept = await page.evaluate(
+    () =>
+      new Promise<string>((resolve, reject) => {
+        const request = indexedDB.open('s04-history');
+        request.onerror = () => reject(request.error);
+        request.onsuccess = () => {
+          const db = request.result;
+          const names = [...db.objectStoreNames];
+          if (!names.length) return resolve('');
+          const tx = db.transaction(names, 'readonly');
+          const all = names.map((n) => tx.objectStore(n).getAll());
+          tx.oncomplete = () => resolve(JSON.stringify(all.map((r) => r.result)));
+        };
+      }),
+  );
+  expect(kept).toContain('s04-playground-run');
+  expect(kept).not.toContain(KEY);
 }
 
 test.describe('the Anthropic API path (mock endpoint)', () => {
