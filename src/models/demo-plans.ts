@@ -11,7 +11,7 @@
  *   other:     task ─► relay + say what      list ─► read README, manifest, entry ─► describe
  *              the demo can and cannot do
  */
-import type { Turn, ToolCall } from './demo';
+import type { Plan, ToolCall, Turn } from './demo-turn';
 import {
   analyzeTesting,
   basename,
@@ -32,12 +32,6 @@ import {
   type Language,
   type Reads,
 } from './demo-project';
-
-/** What the model does next: some text, and tool calls unless it is done. */
-export interface Plan {
-  text?: string;
-  calls?: Array<{ name: string; input: Record<string, unknown> }>;
-}
 
 export type Intent = 'framework' | 'summarize' | 'create' | 'explore';
 
