@@ -7,6 +7,8 @@
  *   reads    ──► testing framework + evidence, per-file summaries, where a new module goes
  */
 
+import { DEMO_TEXT, type DemoText } from './demo-text';
+
 export type Language = 'python' | 'typescript';
 
 /** The contents the model read, by path relative to the project (failed reads left out). */
@@ -651,33 +653,39 @@ export function clip(text: string, max: number): string {
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max * 0.6))}…`;
 }
 
-/** One markdown bullet for a file: what its doc says, then what it defines. */
-export function summaryLine(s: FileSummary): string {
+/** One markdown bullet for a file: what its doc says, then what it defines, in `t`'s language. */
+export function summaryLine(s: FileSummary, t: DemoText = DEMO_TEXT.en): string {
+  const words = t.summary;
   const parts: string[] = [];
+  const names = (items: string[], max: number) => {
+    const shown = items.slice(0, max).map((n) => `\`${n}\``);
+    const joined = shown.join(t.comma);
+    return items.length > max ? words.more(joined, items.length - max) : joined;
+  };
   if (s.empty) {
-    parts.push(
-      basename(s.path) === '__init__.py' ? 'Empty; marks the folder as a Python package.' : 'Empty file.',
-    );
+    parts.push(basename(s.path) === '__init__.py' ? words.emptyPackage : words.emptyFile);
   } else {
     // The doc comment says what the file is for; without one, the next best thing leads.
     const lead = s.doc
       ? s.doc
       : s.isTest
-        ? `Tests for \`${s.subject}\``
+        ? words.testsFor(String(s.subject))
         : s.defaultCall
-          ? `Exports \`${s.defaultCall}(...)\` as its default (no doc comment)`
+          ? words.exportsDefault(s.defaultCall)
           : s.definitions.length
-            ? `Defines ${list(s.definitions, 6)} (no doc comment)`
-            : 'No doc comment and no top-level definitions';
-    parts.push(/[.!?:]$/.test(lead) ? clip(lead, 240) : `${clip(lead, 240)}.`);
+            ? words.definesUndocumented(names(s.definitions, 6))
+            : words.nothing;
+    // A sentence ends the way its last word is written: `.` after English, `。` after CJK.
+    const end = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}）]$/u.test(lead) ? '。' : '.';
+    parts.push(/[.!?:。！？：]$/.test(lead) ? clip(lead, 240) : `${clip(lead, 240)}${end}`);
     if (s.isTest && s.tests.length) {
-      parts.push(`${s.tests.length} test${s.tests.length === 1 ? '' : 's'}: ${list(s.tests, 5)}.`);
+      parts.push(words.tests(s.tests.length, names(s.tests, 5)));
     } else if (s.doc && s.definitions.length) {
-      parts.push(`Defines ${list(s.definitions, 6)}.`);
+      parts.push(words.defines(names(s.definitions, 6)));
     }
-    if (s.script) parts.push('Runs as a script (`if __name__ == "__main__"`).');
+    if (s.script) parts.push(words.script);
   }
-  return `- \`${s.path}\`: ${parts.join(' ')}`;
+  return `- \`${s.path}\`${t.colon}${parts.join(' ')}`;
 }
 
 // ---------------------------------------------------------------------------------------------
