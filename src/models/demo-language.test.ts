@@ -237,7 +237,9 @@ for (const sample of ['python', 'typescript'] as const) {
           expectLanguage(r.tasks[0].prompt, lang);
           expectLanguage(r.summaries[0], lang);
           expectLanguage(r.answer, lang);
-          const read = r.childCalls[0].filter((c) => c.name === 'read_file').map((c) => String(c.input.path));
+          const read = r.childCalls[0]
+            .filter((c) => c.name === 'read_file')
+            .map((c) => String((c.input as { path: string }).path));
           expect(read.length).toBeGreaterThan(1);
           for (const path of read) {
             expect(path.endsWith(`.${ext}`)).toBe(true);
@@ -255,7 +257,8 @@ for (const sample of ['python', 'typescript'] as const) {
           expectLanguage(r.tasks[0].prompt, lang);
           expectLanguage(r.summaries[0], lang);
           expectLanguage(r.answer, lang);
-          const module = r.childCalls[0].find((c) => c.name === 'write_file')!.input.path as string;
+          const module = (r.childCalls[0].find((c) => c.name === 'write_file')!.input as { path: string })
+            .path;
           expect(r.answer).toContain(`\`${module}\``);
           expect(r.answer).toContain(t.createdHeader);
           expect(Object.values(t.verdict).some((v) => r.answer.includes(v))).toBe(true);
