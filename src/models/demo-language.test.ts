@@ -226,6 +226,10 @@ for (const sample of ['python', 'typescript'] as const) {
           expectLanguage(r.answer, lang);
           expect(r.answer).toContain(t.frameworkUsed(framework));
           expect(r.answer).toContain(t.evidenceFound);
+          // The evidence is told in the prompt's language too; only the quoted lines stay as they are.
+          const [before, after] = t.evidence.lineOnly(999, '').replace('``', '').split('999');
+          expect(r.answer).toMatch(new RegExp(`${before}\\d+${after}\``));
+          expect(r.answer).not.toMatch(/\bline \d+:|\bgrep finds\b|\(npm script\)/);
         });
       }
 

@@ -489,7 +489,7 @@ function findFramework(t: DemoText, turn: Turn): Plan {
   }
   const calls = flat(turn);
   const reads = readsOf(calls);
-  const report = analyzeTesting(files, reads, bashOutput(calls, grepCommand(language)), language);
+  const report = analyzeTesting(files, reads, bashOutput(calls, grepCommand(language)), language, t);
   const failedList = failedReads(calls);
   const heading = (label: string) => `${label}${t.colon.trimEnd()}`;
   const framework = report.framework === 'unknown' ? t.unknown : report.framework;

@@ -35,6 +35,57 @@ export interface SummaryWords {
   more: (shown: string, n: number) => string;
 }
 
+/** The words of the testing report's evidence (used by `analyzeTesting` in demo-project.ts). */
+export interface EvidenceWords {
+  /** Between the findings about one file. */
+  sep: string;
+  line: (file: string, n: number, text: string) => string;
+  lineOnly: (n: number, text: string) => string;
+  depLines: (file: string, lines: string) => string;
+  noRunnerListed: (file: string, deps: number) => string;
+  configures: (file: string, tool: string, where: string) => string;
+  coverageEveryRun: (addopts: string, target: string | undefined) => string;
+  testpaths: (line: string) => string;
+  markers: (line: string) => string;
+  pythonpath: (line: string) => string;
+  declared: (quoted: string) => string;
+  noConfig: (file: string) => string;
+  toxRuns: (quoted: string) => string;
+  conftest: (
+    file: string,
+    importLine: string | undefined,
+    fixtures: string,
+    count: number,
+    firstAt: number | undefined,
+  ) => string;
+  noFrameworkImport: (file: string) => string;
+  subclasses: (classes: string) => string;
+  uses: (names: string) => string;
+  testFunctions: (n: number, style: 'self' | 'assert' | undefined) => string;
+  takesFixtures: (names: string) => string;
+  grepImport: (statement: string, files: number, names: string) => string;
+  grepImportsFrom: (module: string, files: number, names: string) => string;
+  plugin: (name: string, purpose: string | undefined) => string;
+  knownPlugins: Record<string, string>;
+  unittestToo: string;
+  unittestBuiltIn: string;
+  orAlso: (command: string, other: string) => string;
+  notJson: (file: string) => string;
+  dependsOn: (file: string, dep: string) => string;
+  inSection: (quoted: string, section: string) => string;
+  withLine: (dep: string, quoted: string | undefined) => string;
+  endToEnd: (dep: string) => string;
+  npmScript: (quoted: string) => string;
+  coverageScript: (script: string, command: string) => string;
+  configuresVitest: (file: string) => string;
+  testEnvironment: (quoted: string) => string;
+  coverageConfigured: (quoted: string) => string;
+  configExists: (file: string, tool: string) => string;
+  noTestLibrary: (file: string) => string;
+  testCases: (n: number) => string;
+  npmTest: (script: string) => string;
+}
+
 export interface DemoText {
   /** How items of a list are joined. */
   comma: string;
@@ -50,6 +101,7 @@ export interface DemoText {
   /** What marks a file that could not be read in a list of summaries. */
   unreadable: string;
   summary: SummaryWords;
+  evidence: EvidenceWords;
 
   failed: (reason: string) => string;
 
@@ -157,6 +209,70 @@ const en: DemoText = {
     defines: (names) => `Defines ${names}.`,
     script: 'Runs as a script (`if __name__ == "__main__"`).',
     more: (shown, n) => `${shown} and ${n} more`,
+  },
+
+  evidence: {
+    sep: '; ',
+    line: (file, n, text) => `\`${file}\` line ${n}: \`${text}\``,
+    lineOnly: (n, text) => `line ${n}: \`${text}\``,
+    depLines: (file, lines) => `\`${file}\` ${lines}`,
+    noRunnerListed: (file, deps) =>
+      `\`${file}\` lists no test runner (${deps} ${deps === 1 ? 'dependency' : 'dependencies'}, none for testing)`,
+    configures: (file, tool, where) => `\`${file}\` configures ${tool} in \`${where}\``,
+    coverageEveryRun: (addopts, target) =>
+      `coverage on every run via pytest-cov: \`${addopts}\`${target ? ` (measures \`${target}\`)` : ''}`,
+    testpaths: (line) => `tests are collected from \`${line}\``,
+    markers: (line) => `custom markers are declared (\`${line}\`)`,
+    pythonpath: (line) => `imports resolve through \`${line}\``,
+    declared: (quoted) => `${quoted} (a declared dependency)`,
+    noConfig: (file) => `\`${file}\` has no test-runner configuration and no test dependency`,
+    toxRuns: (quoted) => `tox runs the tests: ${quoted}`,
+    conftest: (file, importLine, fixtures, count, firstAt) =>
+      `\`${file}\` (pytest's fixture file)` +
+      (importLine ? ` ${importLine}` : '') +
+      (count
+        ? `; it defines the fixture${count > 1 ? 's' : ''} ${fixtures} with \`@pytest.fixture\`${firstAt ? ` (first at line ${firstAt})` : ''}`
+        : ''),
+    noFrameworkImport: (file) => `\`${file}\` imports no test framework`,
+    subclasses: (classes) => `class ${classes} subclasses \`unittest.TestCase\``,
+    uses: (names) => `uses ${names}`,
+    testFunctions: (n, style) =>
+      `${n} test function${n === 1 ? '' : 's'}` +
+      (style === 'self'
+        ? ' with `self.assert...` calls'
+        : style === 'assert'
+          ? ' with plain `assert` statements'
+          : ''),
+    takesFixtures: (names) => `they take pytest fixtures as arguments (${names})`,
+    grepImport: (statement, files, names) =>
+      `grep finds \`${statement}\` in ${files === 1 ? '1 file' : `${files} files`}: ${names}`,
+    grepImportsFrom: (module, files, names) =>
+      `grep finds imports from \`${module}\` in ${files === 1 ? '1 file' : `${files} files`}: ${names}`,
+    plugin: (name, purpose) => `plugin \`${name}\`${purpose ? `: ${purpose}` : ''}`,
+    knownPlugins: {
+      'pytest-cov': 'coverage reports',
+      'pytest-xdist': 'parallel test runs (`-n`)',
+      'pytest-mock': 'the `mocker` fixture',
+      'pytest-asyncio': 'async tests',
+      'pytest-benchmark': 'benchmarks',
+    },
+    unittestToo: 'some tests are `unittest` style; pytest collects those too',
+    unittestBuiltIn: '`unittest` is part of the standard library, so no test dependency is needed',
+    orAlso: (command, other) => `${command} (or ${other})`,
+    notJson: (file) => `\`${file}\` could not be parsed as JSON`,
+    dependsOn: (file, dep) => `\`${file}\` depends on \`${dep}\``,
+    inSection: (quoted, section) => `${quoted} (${section})`,
+    withLine: (dep, quoted) => `\`${dep}\` ${quoted ? `(${quoted})` : ''}`.trim(),
+    endToEnd: (dep) => `\`${dep}\` for end-to-end tests`,
+    npmScript: (quoted) => `${quoted} (npm script)`,
+    coverageScript: (script, command) => `coverage via the \`${script}\` script: \`${command}\``,
+    configuresVitest: (file) => `\`${file}\` configures Vitest`,
+    testEnvironment: (quoted) => `test environment: ${quoted}`,
+    coverageConfigured: (quoted) => `coverage is configured (${quoted})`,
+    configExists: (file, tool) => `\`${file}\` exists (${tool}'s configuration)`,
+    noTestLibrary: (file) => `\`${file}\` imports no test library (it relies on global \`describe\`/\`it\`)`,
+    testCases: (n) => `${n} test case${n === 1 ? '' : 's'}`,
+    npmTest: (script) => `\`npm test\` (runs \`${script}\`)`,
   },
 
   failed: (reason) => `The demo model could not continue (${reason}).`,
@@ -329,6 +445,68 @@ const zh: DemoText = {
     more: (shown, n) => `${shown} 等（另有 ${n} 个）`,
   },
 
+  evidence: {
+    sep: '；',
+    line: (file, n, text) => `\`${file}\` 第 ${n} 行：\`${text}\``,
+    lineOnly: (n, text) => `第 ${n} 行：\`${text}\``,
+    depLines: (file, lines) => `\`${file}\` ${lines}`,
+    noRunnerListed: (file, deps) => `\`${file}\` 中没有测试运行器（共 ${deps} 个依赖，没有一个用于测试）`,
+    configures: (file, tool, where) => `\`${file}\` 在 \`${where}\` 中配置了 ${tool}`,
+    coverageEveryRun: (addopts, target) =>
+      `每次运行都通过 pytest-cov 统计覆盖率：\`${addopts}\`${target ? `（统计 \`${target}\`）` : ''}`,
+    testpaths: (line) => `从 \`${line}\` 收集测试`,
+    markers: (line) => `声明了自定义标记（\`${line}\`）`,
+    pythonpath: (line) => `导入通过 \`${line}\` 解析`,
+    declared: (quoted) => `${quoted}（声明的依赖）`,
+    noConfig: (file) => `\`${file}\` 中既没有测试运行器的配置，也没有测试依赖`,
+    toxRuns: (quoted) => `tox 用这一行运行测试：${quoted}`,
+    conftest: (file, importLine, fixtures, count, firstAt) =>
+      `\`${file}\`（pytest 的 fixture 文件）` +
+      (importLine ? ` ${importLine}` : '') +
+      (count
+        ? `；用 \`@pytest.fixture\` 定义了 fixture ${fixtures}${firstAt ? `（第一个在第 ${firstAt} 行）` : ''}`
+        : ''),
+    noFrameworkImport: (file) => `\`${file}\` 没有导入测试框架`,
+    subclasses: (classes) => `类 ${classes} 继承自 \`unittest.TestCase\``,
+    uses: (names) => `使用了 ${names}`,
+    testFunctions: (n, style) =>
+      `${n} 个测试函数` +
+      (style === 'self'
+        ? '，使用 `self.assert...` 断言'
+        : style === 'assert'
+          ? '，使用普通的 `assert` 语句'
+          : ''),
+    takesFixtures: (names) => `这些函数以 pytest fixture 作为参数（${names}）`,
+    grepImport: (statement, files, names) => `grep 在 ${files} 个文件中找到 \`${statement}\`：${names}`,
+    grepImportsFrom: (module, files, names) =>
+      `grep 在 ${files} 个文件中找到了来自 \`${module}\` 的导入：${names}`,
+    plugin: (name, purpose) => `插件 \`${name}\`${purpose ? `：${purpose}` : ''}`,
+    knownPlugins: {
+      'pytest-cov': '覆盖率报告',
+      'pytest-xdist': '并行运行测试（`-n`）',
+      'pytest-mock': '提供 `mocker` fixture',
+      'pytest-asyncio': '异步测试',
+      'pytest-benchmark': '基准测试',
+    },
+    unittestToo: '有些测试是 `unittest` 风格的，pytest 也会收集它们',
+    unittestBuiltIn: '`unittest` 是标准库的一部分，所以不需要测试依赖',
+    orAlso: (command, other) => `${command}（或 ${other}）`,
+    notJson: (file) => `\`${file}\` 无法解析为 JSON`,
+    dependsOn: (file, dep) => `\`${file}\` 依赖 \`${dep}\``,
+    inSection: (quoted, section) => `${quoted}（${section}）`,
+    withLine: (dep, quoted) => `\`${dep}\`${quoted ? `（${quoted}）` : ''}`,
+    endToEnd: (dep) => `\`${dep}\` 用于端到端测试`,
+    npmScript: (quoted) => `${quoted}（npm 脚本）`,
+    coverageScript: (script, command) => `通过 \`${script}\` 脚本统计覆盖率：\`${command}\``,
+    configuresVitest: (file) => `\`${file}\` 配置了 Vitest`,
+    testEnvironment: (quoted) => `测试环境：${quoted}`,
+    coverageConfigured: (quoted) => `配置了覆盖率（${quoted}）`,
+    configExists: (file, tool) => `存在 \`${file}\`（${tool} 的配置文件）`,
+    noTestLibrary: (file) => `\`${file}\` 没有导入测试库（依赖全局的 \`describe\`/\`it\`）`,
+    testCases: (n) => `${n} 个测试用例`,
+    npmTest: (script) => `\`npm test\`（运行 \`${script}\`）`,
+  },
+
   failed: (reason) => `演示模型无法继续（${reason}）。`,
 
   noTaskTool: '这次运行中我没有 `task` 工具，所以无法委派。演示模型只会通过子代理来完成工作。',
@@ -490,6 +668,71 @@ const ja: DemoText = {
     more: (shown, n) => `${shown} ほか ${n} 個`,
   },
 
+  evidence: {
+    sep: '。',
+    line: (file, n, text) => `\`${file}\` の ${n} 行目：\`${text}\``,
+    lineOnly: (n, text) => `${n} 行目：\`${text}\``,
+    depLines: (file, lines) => `\`${file}\` の ${lines}`,
+    noRunnerListed: (file, deps) =>
+      `\`${file}\` にテストランナーはありません（依存関係は ${deps} 個で、テスト用のものはなし）`,
+    configures: (file, tool, where) => `\`${file}\` の \`${where}\` で ${tool} が設定されています`,
+    coverageEveryRun: (addopts, target) =>
+      `毎回の実行で pytest-cov によりカバレッジを計測：\`${addopts}\`${target ? `（対象は \`${target}\`）` : ''}`,
+    testpaths: (line) => `テストは \`${line}\` から収集されます`,
+    markers: (line) => `カスタムマーカーが宣言されています（\`${line}\`）`,
+    pythonpath: (line) => `インポートは \`${line}\` を通して解決されます`,
+    declared: (quoted) => `${quoted}（宣言された依存関係）`,
+    noConfig: (file) => `\`${file}\` にはテストランナーの設定もテスト用の依存関係もありません`,
+    toxRuns: (quoted) => `tox がテストを実行します：${quoted}`,
+    conftest: (file, importLine, fixtures, count, firstAt) =>
+      `\`${file}\`（pytest の fixture ファイル）` +
+      (importLine ? `の ${importLine}` : '') +
+      (count
+        ? `。\`@pytest.fixture\` で fixture ${fixtures} を定義しています${firstAt ? `（最初は ${firstAt} 行目）` : ''}`
+        : ''),
+    noFrameworkImport: (file) => `\`${file}\` はテストフレームワークをインポートしていません`,
+    subclasses: (classes) => `クラス ${classes} は \`unittest.TestCase\` を継承しています`,
+    uses: (names) => `${names} を使っています`,
+    testFunctions: (n, style) =>
+      `テスト関数が ${n} 個` +
+      (style === 'self'
+        ? '（`self.assert...` を使用）'
+        : style === 'assert'
+          ? '（素の `assert` 文を使用）'
+          : ''),
+    takesFixtures: (names) => `引数として pytest の fixture を受け取っています（${names}）`,
+    grepImport: (statement, files, names) =>
+      `grep で ${files} 個のファイルに \`${statement}\` が見つかりました：${names}`,
+    grepImportsFrom: (module, files, names) =>
+      `grep で ${files} 個のファイルに \`${module}\` からのインポートが見つかりました：${names}`,
+    plugin: (name, purpose) => `プラグイン \`${name}\`${purpose ? `：${purpose}` : ''}`,
+    knownPlugins: {
+      'pytest-cov': 'カバレッジレポート',
+      'pytest-xdist': 'テストの並列実行（`-n`）',
+      'pytest-mock': '`mocker` fixture',
+      'pytest-asyncio': '非同期テスト',
+      'pytest-benchmark': 'ベンチマーク',
+    },
+    unittestToo: '一部のテストは `unittest` 形式ですが、pytest はそれらも収集します',
+    unittestBuiltIn: '`unittest` は標準ライブラリの一部なので、テスト用の依存関係は必要ありません',
+    orAlso: (command, other) => `${command}（または ${other}）`,
+    notJson: (file) => `\`${file}\` を JSON として解析できませんでした`,
+    dependsOn: (file, dep) => `\`${file}\` は \`${dep}\` に依存しています`,
+    inSection: (quoted, section) => `${quoted}（${section}）`,
+    withLine: (dep, quoted) => `\`${dep}\`${quoted ? `（${quoted}）` : ''}`,
+    endToEnd: (dep) => `E2E テスト用の \`${dep}\``,
+    npmScript: (quoted) => `${quoted}（npm スクリプト）`,
+    coverageScript: (script, command) => `\`${script}\` スクリプトでカバレッジを計測：\`${command}\``,
+    configuresVitest: (file) => `\`${file}\` で Vitest が設定されています`,
+    testEnvironment: (quoted) => `テスト環境：${quoted}`,
+    coverageConfigured: (quoted) => `カバレッジが設定されています（${quoted}）`,
+    configExists: (file, tool) => `\`${file}\` があります（${tool} の設定）`,
+    noTestLibrary: (file) =>
+      `\`${file}\` はテストライブラリをインポートしていません（グローバルの \`describe\`/\`it\` を使っています）`,
+    testCases: (n) => `テストケースが ${n} 個`,
+    npmTest: (script) => `\`npm test\`（\`${script}\` を実行）`,
+  },
+
   failed: (reason) => `デモモデルは処理を続けられませんでした（${reason}）。`,
 
   noTaskTool:
@@ -537,7 +780,7 @@ const ja: DemoText = {
       `参考までに、ユーザーの依頼は「${userPrompt}」です。`,
   },
   contextNote: (read, reportChars) =>
-    `サブエージェントは自分のコンテキストで${read ? `${read.files} 個のファイル（${read.chars} 文字）を読み` : '読み込みを行い'}、` +
+    `サブエージェントは自分のコンテキストで${read ? ` ${read.files} 個のファイル（${read.chars} 文字）を読み` : '読み込みを行い'}、` +
     `そのコンテキストは終了時に破棄されました。私に戻ってきたのは ${reportChars} 文字の報告だけなので、その調査の中身は私のコンテキストには入っていません。`,
   frameworkUnclear: (report) =>
     `サブエージェントはテストフレームワークを特定できませんでした。報告は次のとおりです：\n\n${report}`,
