@@ -13,11 +13,13 @@
  *
  * It makes real tool calls and derives every statement from what those tools returned, so it
  * follows whatever project is in the sandbox (Python or TypeScript, pytest or unittest, ...).
- * What it knows about reading a project lives in `demo-project.ts`.
+ * What it knows about reading a project lives in `demo-project.ts`; how it reads a prompt (which
+ * sample it means, in English, Chinese or Japanese) in `demo-language.ts`, and its words in each
+ * language in `demo-text.ts`.
  */
 import type { AssistantBlock } from '../core/messages';
 import type { ModelCallOptions, ModelClient, ModelRequest, ModelResponse } from '../core/model';
-import { planParent, planSubagent } from './demo-plans';
+import { planParent, planSubagent, textFor } from './demo-plans';
 import { isSubagentRequest, readTurn, type Plan } from './demo-turn';
 import { streamResponse } from './stream';
 
@@ -66,9 +68,7 @@ export function demoRespond(request: ModelRequest): ModelResponse {
     plan = isSubagentRequest(request) ? planSubagent(turn) : planParent(turn, tools);
   } catch (error) {
     // The demo must never break a run: a parsing slip becomes an honest final answer.
-    plan = {
-      text: `The demo model could not continue (${error instanceof Error ? error.message : String(error)}).`,
-    };
+    plan = { text: textFor(turn.prompt).failed(error instanceof Error ? error.message : String(error)) };
   }
   // Only call tools this loop actually has (the subagent has no `task`).
   if (plan.calls) plan = { ...plan, calls: plan.calls.filter((c) => tools.has(c.name)) };
