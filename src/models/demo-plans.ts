@@ -10,8 +10,12 @@
  *              run the test ─► verdict                                      ─► report the paths
  *   other:     task ─► relay + say what      list ─► read README, manifest, entry ─► describe
  *              the demo can and cannot do
+ *
+ * Each loop answers in the language of the prompt it was given (`languageOf`): the parent in the
+ * user's, the subagent in that of the task prompt the parent wrote, which is the user's too. The
+ * words are in `demo-text.ts`; the decisions here are the same in every language.
  */
-import type { Turn, ToolCall } from './demo';
+import { extensionOf, intentOf, languageOf, LANGS, type Intent } from './demo-language';
 import {
   analyzeTesting,
   basename,
@@ -32,46 +36,8 @@ import {
   type Language,
   type Reads,
 } from './demo-project';
-
-/** What the model does next: some text, and tool calls unless it is done. */
-export interface Plan {
-  text?: string;
-  calls?: Array<{ name: string; input: Record<string, unknown> }>;
-}
-
-export type Intent = 'framework' | 'summarize' | 'create' | 'explore';
-
-/** Which of the sample prompts a text asks for (by intent, any case), or `explore`. */
-export function intentOf(text: string): Intent {
-  const t = text.toLowerCase();
-  if (/\b(create|write|add|make|build|generate)\b[^.?!]*\bmodule\b|\bnew module\b/.test(t)) return 'create';
-  if (
-    /\btest(?:ing|s)?\b[^.?!]*\b(framework|runner|library|libraries|tooling)\b|\b(framework|runner)\b[^.?!]*\btest/.test(
-      t,
-    )
-  ) {
-    return 'framework';
-  }
-  if (
-    /\bsummar\w*\s+(?:what\s+)?(?:each|every|all)\b|\bwhat each (?:one|file|module) does\b|\bdescribe (?:each|every|all)\b/.test(
-      t,
-    ) ||
-    /\b(?:read|go through|look at)\s+(?:all|every|each)\b[^.?!]*\bfiles?\b/.test(t)
-  ) {
-    return 'summarize';
-  }
-  return 'explore';
-}
-
-/** `.py` in "read all .py files" (or a language named in words); undefined when none is named. */
-export function extensionOf(text: string): string | undefined {
-  const dotted = /(?:^|[\s(`'"])\*?\.([a-z][a-z0-9]{0,4})\b/i.exec(text);
-  if (dotted) return dotted[1].toLowerCase();
-  if (/\bpython\b/i.test(text)) return 'py';
-  if (/\btypescript\b/i.test(text)) return 'ts';
-  if (/\bjavascript\b/i.test(text)) return 'js';
-  return undefined;
-}
+import { DEMO_TEXT, type DemoText } from './demo-text';
+import type { Plan, ToolCall, Turn } from './demo-turn';
 
 // ---------------------------------------------------------------------------------------------
 // Reading the turn's tool results
@@ -113,10 +79,6 @@ function bashCall(command: string): { name: string; input: Record<string, unknow
   return { name: 'bash', input: { command } };
 }
 
-function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n} ${n === 1 ? word : many}`;
-}
-
 function chars(n: number): string {
   return n.toLocaleString('en-US');
 }
@@ -124,118 +86,67 @@ function chars(n: number): string {
 // ---------------------------------------------------------------------------------------------
 // The parent
 
-const DEMO_NOTE =
-  'Note: this is the offline **demo model** (scripted, no network). It only knows the three sample prompts well ' +
-  '(find the testing framework, summarize every file, create and verify a module); anything else gets this generic ' +
-  'exploration. To have a real model work on your request, choose one in **Settings** and add an API key.';
+/** `a`, `b`, `c` in the language's list style. */
+function codeList(t: DemoText, names: string[]): string {
+  return names.map((n) => `\`${n}\``).join(t.comma);
+}
+
+/** The words for a prompt: the language it is written in. */
+export function textFor(prompt: string): DemoText {
+  return DEMO_TEXT[languageOf(prompt)];
+}
 
 /** The parent's next step. It always delegates first; only the `create` flow verifies by itself. */
 export function planParent(turn: Turn, tools: Set<string>): Plan {
   const intent = intentOf(turn.prompt);
+  const t = textFor(turn.prompt);
   const calls = flat(turn);
   const task = calls.find((c) => c.name === 'task');
   if (!task) {
-    if (!tools.has('task')) {
-      return {
-        text: 'I have no `task` tool in this run, so I cannot delegate. The demo model only knows how to work through a subagent.',
-      };
-    }
-    return delegate(turn, intent);
+    if (!tools.has('task')) return { text: t.noTaskTool };
+    return delegate(t, turn, intent);
   }
   const report = task.output ?? '';
   if (isError(report) || report === '(no summary)') {
     return {
-      text:
-        `The subagent did not come back with a result: \`${clip(report || 'no result', 300)}\`.\n\n` +
-        'Nothing it explored reached my context, so I have nothing to report. You can try again.' +
-        (intent === 'explore' ? `\n\n${DEMO_NOTE}` : ''),
+      text: t.noResult(clip(report || 'no result', 300)) + (intent === 'explore' ? `\n\n${t.demoNote}` : ''),
     };
   }
   switch (intent) {
     case 'framework':
-      return { text: relayFramework(report) };
+      return { text: relayFramework(t, report) };
     case 'summarize':
-      return { text: relaySummaries(report, turn.prompt) };
+      return { text: relaySummaries(t, report, turn.prompt) };
     case 'create':
-      return verifyCreated(report, calls);
+      return verifyCreated(t, report, calls);
     default:
-      return { text: relayExploration(report, turn.prompt) };
+      return { text: relayExploration(t, report, turn.prompt) };
   }
 }
 
-function delegate(turn: Turn, intent: Intent): Plan {
+function delegate(t: DemoText, turn: Turn, intent: Intent): Plan {
   const ext = extensionOf(turn.prompt);
-  const files = ext ? `.${ext} file` : 'source file';
+  const task = (say: string, description: string, prompt: string): Plan => ({
+    text: say,
+    calls: [{ name: 'task', input: { description, prompt } }],
+  });
   switch (intent) {
     case 'framework':
-      return {
-        text: "I'll delegate this to a subagent so my own context stays small: it can open as many files as it needs, and only its answer comes back to me.",
-        calls: [
-          {
-            name: 'task',
-            input: {
-              description: 'find testing framework',
-              prompt:
-                'Find out which testing framework this project uses.\n\n' +
-                'List the project files, read the dependency files (requirements.txt, pyproject.toml or package.json) and any ' +
-                'test configuration (pytest.ini, setup.cfg, conftest.py, vitest.config.*, jest.config.*), and look at one or two ' +
-                'test files. Report the framework with the evidence (file names and the lines that show it), plus any plugins ' +
-                'or test configuration you find.',
-            },
-          },
-        ],
-      };
+      return task(t.frameworkTask.say, t.frameworkTask.description(), t.frameworkTask.prompt());
     case 'summarize':
-      return {
-        text: `Reading every file would fill my context, so I'll hand this to a subagent and keep only its summary.`,
-        calls: [
-          {
-            name: 'task',
-            input: {
-              description: `summarize ${ext ? `.${ext}` : 'source'} files`,
-              prompt:
-                `Find every ${files} in this project (skip node_modules), read each one, and summarize what each one does ` +
-                'in a sentence or two, based on its docstring or leading doc comment and its top-level definitions.\n\n' +
-                'Return a markdown list with one bullet per file, in path order.',
-            },
-          },
-        ],
-      };
+      return task(t.summarizeTask.say, t.summarizeTask.description(ext), t.summarizeTask.prompt(ext));
     case 'create':
-      return {
-        text: "I'll have a subagent write the module, then check its work myself from here.",
-        calls: [
-          {
-            name: 'task',
-            input: {
-              description: 'create a new module',
-              prompt:
-                'Create a new small module in this project: readability helpers (a sentence count and the average word length), in the ' +
-                "project's language and layout, with a docstring or doc comment, plus a test for it in the same style as the " +
-                'existing tests. Pick a module name that does not exist yet.\n\n' +
-                'Do not run the tests. Report the exact paths you wrote and what each file contains.',
-            },
-          },
-        ],
-      };
-    default:
-      return {
-        text: "I'll send a subagent to explore the project first, so the files it reads stay out of my context.",
-        calls: [
-          {
-            name: 'task',
-            input: {
-              description: 'explore the project',
-              prompt:
-                'Explore this project and report what it contains.\n\n' +
-                'List its files, read the README (or the main entry point) and the dependency file, and describe what the ' +
-                'project is and how it is laid out.\n\n' +
-                `For context, the user asked: "${clip(turn.prompt.replace(/\s+/g, ' ').trim(), 300)}"`,
-            },
-          },
-        ],
-      };
+      return task(t.createTask.say, t.createTask.description(), t.createTask.prompt());
+    default: {
+      const asked = clip(turn.prompt.replace(/\s+/g, ' ').trim(), 300);
+      return task(t.exploreTask.say, t.exploreTask.description(asked), t.exploreTask.prompt(asked));
+    }
   }
+}
+
+/** A pattern that finds any language's form of a phrase (the report may be in any of them). */
+function anyOf(phrases: (t: DemoText) => string): string {
+  return LANGS.map((lang) => phrases(DEMO_TEXT[lang]).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
 }
 
 /** Markdown bullets under a heading line that matches `heading`, with their continuation lines. */
@@ -252,76 +163,85 @@ function bulletsUnder(report: string, heading: RegExp): string[] {
   return bullets;
 }
 
-/** What the subagent says it read: `Read 5 files (3,210 characters)`. */
+/** What the subagent says it read: `Read 5 files (3,210 characters)`, in any language. */
 function readStats(report: string): { files: number; chars: number } | undefined {
-  const m = /Read (\d+) files? \(([\d,]+) characters/.exec(report);
-  return m ? { files: Number(m[1]), chars: Number(m[2].replace(/,/g, '')) } : undefined;
-}
-
-function contextNote(report: string): string {
-  const stats = readStats(report);
-  const read = stats
-    ? `read ${plural(stats.files, 'file')} (${chars(stats.chars)} characters) `
-    : 'did its reading ';
-  return (
-    `The subagent ${read}in its own context, which was thrown away when it finished. ` +
-    `Only its ${chars(report.length)}-character report came back to me, so none of that exploration is in my context.`
-  );
-}
-
-function relayFramework(report: string): string {
-  const framework = /Testing framework:\s*\**\s*([^*\n]+?)\s*\**\s*$/im.exec(report)?.[1];
-  const evidence = bulletsUnder(report, /^#*\s*Evidence/i)
-    .slice(0, 5)
-    .map((b) => b.split('\n')[0].replace(/:$/, ''));
-  const extras = bulletsUnder(report, /^#*\s*Plugins and configuration/i).slice(0, 3);
-  const run = /^Run the tests with:\s*(.+)$/im.exec(report)?.[1];
-  if (!framework || /^unknown/i.test(framework)) {
-    return `The subagent could not pin down a testing framework. Its report:\n\n${clip(report, 1500)}\n\n${contextNote(report)}`;
+  for (const lang of LANGS) {
+    const m = DEMO_TEXT[lang].readStatsPattern.exec(report);
+    if (m) return { files: Number(m[1]), chars: Number(m[2].replace(/,/g, '')) };
   }
-  const parts = [`This project uses **${framework}** for its tests.`];
-  if (evidence.length) parts.push(`Evidence the subagent found:\n${evidence.join('\n')}`);
-  if (extras.length) parts.push(`Also configured:\n${extras.join('\n')}`);
-  if (run) parts.push(`Run them with ${run}.`);
-  parts.push(contextNote(report));
+  return undefined;
+}
+
+function contextNote(t: DemoText, report: string): string {
+  const stats = readStats(report);
+  return t.contextNote(stats && { files: stats.files, chars: chars(stats.chars) }, chars(report.length));
+}
+
+/** `Label: value` lines of a report, whichever language wrote the label. */
+function labelled(label: (t: DemoText) => string): { value: RegExp; rest: RegExp; heading: RegExp } {
+  const any = anyOf(label);
+  return {
+    value: new RegExp(`^#*\\s*(?:${any})\\s*[:：]\\s*\\**\\s*([^*\\n]+?)\\s*\\**\\s*$`, 'im'),
+    rest: new RegExp(`^(?:${any})\\s*[:：]\\s*(.+)$`, 'im'),
+    heading: new RegExp(`^#*\\s*(?:${any})\\s*[:：]?\\s*$`, 'i'),
+  };
+}
+
+function relayFramework(t: DemoText, report: string): string {
+  const framework = labelled((x) => x.labels.framework).value.exec(report)?.[1];
+  const evidence = bulletsUnder(report, labelled((x) => x.labels.evidence).heading)
+    .slice(0, 5)
+    .map((b) => b.split('\n')[0].replace(/[:：]$/, ''));
+  const extras = bulletsUnder(report, labelled((x) => x.labels.extras).heading).slice(0, 3);
+  const run = labelled((x) => x.labels.run).rest.exec(report)?.[1];
+  if (!framework || new RegExp(`^(?:${anyOf((x) => x.unknown)})`, 'i').test(framework)) {
+    return `${t.frameworkUnclear(clip(report, 1500))}\n\n${contextNote(t, report)}`;
+  }
+  const parts = [t.frameworkUsed(framework)];
+  if (evidence.length) parts.push(`${t.evidenceFound}\n${evidence.join('\n')}`);
+  if (extras.length) parts.push(`${t.alsoConfigured}\n${extras.join('\n')}`);
+  if (run) parts.push(t.runThem(run));
+  parts.push(contextNote(t, report));
   return parts.join('\n\n');
 }
 
-function relaySummaries(report: string, prompt: string): string {
+/** The first sentence of a summary, ended the English or the CJK way. */
+const FIRST_SENTENCE = /^(.*?(?:[.!?](?=\s|$)|[。！？]))/;
+
+function relaySummaries(t: DemoText, report: string, prompt: string): string {
   const bullets = report.split('\n').filter((l) => /^- `[^`]+`/.test(l));
-  if (!bullets.length) return `The subagent's report:\n\n${clip(report, 2000)}\n\n${contextNote(report)}`;
+  if (!bullets.length) return `${t.reportAsIs(clip(report, 2000))}\n\n${contextNote(t, report)}`;
   const short = bullets.map((b) => {
-    const m = /^- (`[^`]+`):\s*(.*)$/.exec(b);
+    const m = /^- (`[^`]+`)\s*[:：]\s*(.*)$/.exec(b);
     if (!m) return b;
-    const sentence = /^(.*?[.!?])(\s|$)/.exec(m[2])?.[1] ?? m[2];
-    return `- ${m[1]}: ${clip(sentence, 160)}`;
+    const sentence = FIRST_SENTENCE.exec(m[2])?.[1] ?? m[2];
+    return `- ${m[1]}${t.colon}${clip(sentence, 160)}`;
   });
-  const ext = extensionOf(prompt);
-  const kind = ext ? `.${ext} file` : 'file';
-  const failed = bullets.filter((b) => /could not be read/.test(b)).length;
+  const unreadable = new RegExp(anyOf((x) => x.unreadable));
+  const failed = bullets.filter((b) => unreadable.test(b)).length;
   return [
-    `The subagent went through ${plural(bullets.length, kind)}. In short:`,
+    t.wentThrough(bullets.length, extensionOf(prompt)),
     short.join('\n'),
-    failed ? `${plural(failed, 'file')} could not be read; the list says which.` : '',
-    contextNote(report),
+    failed ? t.unreadableCount(failed) : '',
+    contextNote(t, report),
   ]
     .filter(Boolean)
     .join('\n\n');
 }
 
-function relayExploration(report: string, prompt: string): string {
+function relayExploration(t: DemoText, report: string, prompt: string): string {
+  const stats = LANGS.map((lang) => new RegExp(`^${DEMO_TEXT[lang].readStatsPattern.source}`));
   const body = report
     .split('\n')
-    .filter((l) => !/^Read \d+ files? \(/.test(l) && !/^## /.test(l))
+    .filter((l) => !stats.some((p) => p.test(l)) && !/^## /.test(l))
     .slice(0, 24)
     .join('\n')
     .trim();
   return [
-    `I'm the offline demo model, so I cannot really work on "${clip(prompt.replace(/\s+/g, ' ').trim(), 120)}". ` +
-      'What I can do is send a subagent to explore the project. Here is what it found:',
+    t.cannotReallyWork(clip(prompt.replace(/\s+/g, ' ').trim(), 120)),
     clip(body, 2200),
-    contextNote(report),
-    DEMO_NOTE,
+    contextNote(t, report),
+    t.demoNote,
   ].join('\n\n');
 }
 
@@ -397,18 +317,14 @@ function readRun(output: string): RunResult {
   return { ok: code === '0', lines };
 }
 
-function verifyCreated(report: string, calls: ToolCall[]): Plan {
+function verifyCreated(t: DemoText, report: string, calls: ToolCall[]): Plan {
   const { module, test } = reportedPaths(report);
-  if (!module) {
-    return {
-      text: `The subagent did not report a module path I could check, so I cannot verify anything. Its report:\n\n${clip(report, 1500)}`,
-    };
-  }
+  if (!module) return { text: t.noModulePath(clip(report, 1500)) };
   const reads = readsOf(calls);
   const readAttempted = calls.some((c) => c.name === 'read_file' && c.input.path === module);
   if (!readAttempted) {
     return {
-      text: `The subagent reports writing \`${module}\`${test ? ` and \`${test}\`` : ''}. I'll verify it myself, starting with reading ${test ? 'both files' : 'it'}.`,
+      text: t.willVerify(module, test),
       calls: [readCall(module), ...(test ? [readCall(test)] : [])],
     };
   }
@@ -424,23 +340,21 @@ function verifyCreated(report: string, calls: ToolCall[]): Plan {
     const last = runs.at(-1);
     if (!last) {
       const command = runCommand(module, test, check.framework, check.from, false);
-      return {
-        text: `Both files are there and the test imports only names the module defines. Now I'll run the test.`,
-        calls: [bashCall(command)],
-      };
+      return { text: t.willRun, calls: [bashCall(command)] };
     }
     const result = readRun(last.output ?? '');
     if (!result.ok && result.missing === 'pytest' && runs.length === 1) {
       return {
-        text: 'pytest is not installed in this sandbox, so I will load the test file with plain Python and call its test functions directly.',
+        text: t.pytestFallback,
         calls: [bashCall(runCommand(module, test, check.framework, check.from, true))],
       };
     }
   }
-  return { text: createdVerdict(module, test, moduleText, testText, check, runs, failedReads(calls)) };
+  return { text: createdVerdict(t, module, test, moduleText, testText, check, runs, failedReads(calls)) };
 }
 
 function createdVerdict(
+  t: DemoText,
   module: string,
   test: string | undefined,
   moduleText: string | undefined,
@@ -452,29 +366,27 @@ function createdVerdict(
   const created: string[] = [];
   if (moduleText !== undefined) {
     const s = summarizeFile(module, moduleText);
-    created.push(
-      `- \`${module}\`: ${s.doc ? `${s.doc} ` : ''}Defines ${s.definitions.map((d) => `\`${d}\``).join(', ') || 'nothing I could find'}.`,
-    );
+    created.push(t.createdModule(module, s.doc, codeList(t, s.definitions)));
   } else {
-    created.push(`- \`${module}\`: reported by the subagent, but I could not read it.`);
+    created.push(t.reportedButUnreadable(module));
   }
   if (test) {
     created.push(
       testText !== undefined && check
-        ? `- \`${test}\`: ${plural(check.tests.length, `${check.framework} test`)} (${check.tests.map((t) => `\`${t}\``).join(', ')}).`
-        : `- \`${test}\`: reported by the subagent, but I could not read it.`,
+        ? t.createdTest(test, check.tests.length, check.framework, codeList(t, check.tests))
+        : t.reportedButUnreadable(test),
     );
   }
 
   const verification: string[] = [];
-  if (failed.length) verification.push(`- Reading failed for ${failed.join(', ')}.`);
+  if (failed.length) verification.push(t.readingFailed(failed.join(t.comma)));
   if (check) {
     verification.push(
       check.imported.length === 0
-        ? `- The test does not import anything from \`${module}\` that I could find.`
+        ? t.noImports(module)
         : check.missing.length === 0
-          ? `- I read both files: the test imports ${check.imported.map((n) => `\`${n}\``).join(', ')} from \`${check.from}\`, and the module defines ${check.imported.length === 1 ? 'it' : 'all of them'}.`
-          : `- Problem: the test imports ${check.missing.map((n) => `\`${n}\``).join(', ')}, which \`${module}\` does not define.`,
+          ? t.importsFit(codeList(t, check.imported), String(check.from), check.imported.length)
+          : t.importsMissing(codeList(t, check.missing), module),
     );
   }
   const last = runs.at(-1);
@@ -483,34 +395,28 @@ function createdVerdict(
     const result = readRun(last.output ?? '');
     const shown = fence([`$ ${shortCommand(command)}`, ...result.lines.slice(-4)]);
     if (result.ok) {
-      verification.push(`- I ran the test here and it passed:\n\n${shown}`);
+      verification.push(t.ranPassed(shown));
     } else if (result.missing) {
       const needs = module.endsWith('.py') ? 'Python' : 'Node.js';
       verification.push(
-        `- I tried to run the test, but \`${result.missing}\` is not available in this sandbox:\n\n${shown}\n\n` +
-          `  Running it needs a sandbox with ${needs}${needs === 'Python' && result.missing === 'pytest' ? ' and pytest' : ''}. ` +
-          'So this verification is a reading of the code, not a test run.',
+        t.runnerMissing(result.missing, shown, needs, needs === 'Python' && result.missing === 'pytest'),
       );
     } else {
-      verification.push(`- I ran the test here and it did **not** pass:\n\n${shown}`);
+      verification.push(t.ranFailed(shown));
     }
   }
   const verdict = !check
-    ? 'I could not check the module against its test.'
+    ? t.verdict.unchecked
     : check.missing.length
-      ? 'Verdict: the module and its test do not fit together yet.'
+      ? t.verdict.mismatch
       : last && readRun(last.output ?? '').ok
-        ? 'Verdict: the new module works and its test passes.'
+        ? t.verdict.pass
         : last && !readRun(last.output ?? '').missing
-          ? 'Verdict: the files exist, but the test fails; see the output above.'
-          : 'Verdict: the files exist and fit together, but the test has not been run.';
-  return [
-    'The subagent created:',
-    created.join('\n'),
-    'I verified it myself, here in my own context (not through another task):',
-    verification.join('\n'),
-    verdict,
-  ].join('\n\n');
+          ? t.verdict.fail
+          : t.verdict.notRun;
+  return [t.createdHeader, created.join('\n'), t.verifiedHeader, verification.join('\n'), verdict].join(
+    '\n\n',
+  );
 }
 
 /** A fenced block inside a list item. */
@@ -529,15 +435,17 @@ function shortCommand(command: string): string {
 export function planSubagent(turn: Turn): Plan {
   // The parent's first line says what the task is; later lines may quote the user.
   const intent = intentOf(turn.prompt.split('\n')[0]);
+  // All the subagent knows of the user's language is the task prompt it was given.
+  const t = textFor(turn.prompt);
   switch (intent) {
     case 'framework':
-      return findFramework(turn);
+      return findFramework(t, turn);
     case 'summarize':
-      return summarizeFiles(turn);
+      return summarizeFiles(t, turn);
     case 'create':
-      return createModule(turn);
+      return createModule(t, turn);
     default:
-      return explore(turn);
+      return explore(t, turn);
   }
 }
 
@@ -548,10 +456,13 @@ function listing(turn: Turn): { files: string[]; language: Language; failed?: st
   return { files, language: detectLanguage(files), failed: isError(output) ? output : undefined };
 }
 
-const LIST_STEP: Plan = {
-  text: "Let me start by listing the project's files.",
-  calls: [bashCall(LIST_COMMAND)],
-};
+function listStep(t: DemoText): Plan {
+  return { text: t.listStep, calls: [bashCall(LIST_COMMAND)] };
+}
+
+function languageName(language: Language): string {
+  return language === 'python' ? 'Python' : 'TypeScript/JavaScript';
+}
 
 function totalChars(reads: Reads): number {
   let n = 0;
@@ -559,56 +470,47 @@ function totalChars(reads: Reads): number {
   return n;
 }
 
-function findFramework(turn: Turn): Plan {
-  if (turn.steps.length === 0) return LIST_STEP;
+function findFramework(t: DemoText, turn: Turn): Plan {
+  if (turn.steps.length === 0) return listStep(t);
   const { files, language, failed } = listing(turn);
   const toRead = files.length
     ? [...configFiles(files, language), ...sampleTests(files, language)]
     : ['requirements.txt', 'pyproject.toml', 'package.json'];
   if (turn.steps.length === 1) {
-    const what = language === 'python' ? 'Python' : 'TypeScript/JavaScript';
     return {
       text: failed
-        ? `Listing failed (${clip(failed, 120)}); I'll try the usual dependency files directly.`
-        : `This is a ${what} project. I'll read the dependency and test configuration files and ${toRead.some((f) => isTestFile(f, language)) ? 'a test file or two' : 'look for tests'}, and grep for test-framework imports.`,
+        ? t.listingFailed(clip(failed, 120))
+        : t.frameworkPlan(
+            languageName(language),
+            toRead.some((f) => isTestFile(f, language)),
+          ),
       calls: [...toRead.map((path) => readCall(path)), bashCall(grepCommand(language))],
     };
   }
   const calls = flat(turn);
   const reads = readsOf(calls);
-  const report = analyzeTesting(files, reads, bashOutput(calls, grepCommand(language)), language);
+  const report = analyzeTesting(files, reads, bashOutput(calls, grepCommand(language)), language, t);
   const failedList = failedReads(calls);
-  const lines = [`## Testing framework: **${report.framework}**`, ''];
-  if (report.framework === 'unknown') {
-    lines.push(
-      'I found no test runner in the dependencies, no test configuration and no test-framework imports.',
-      '',
-    );
-  }
-  if (report.evidence.length) lines.push('Evidence:', ...report.evidence.map((e) => `- ${e}`), '');
-  if (report.extras.length)
-    lines.push('Plugins and configuration:', ...report.extras.map((e) => `- ${e}`), '');
-  if (report.run) lines.push(`Run the tests with: ${report.run}`, '');
-  if (failedList.length) lines.push(`Could not read: ${failedList.join(', ')}.`, '');
-  lines.push(
-    `Files checked: ${report.checked.map((f) => `\`${f}\``).join(', ') || 'none'}. ` +
-      `Read ${plural(reads.size, 'file')} (${chars(totalChars(reads))} characters) out of ${plural(files.length, 'file')} in the project.`,
-  );
+  const heading = (label: string) => `${label}${t.colon.trimEnd()}`;
+  const framework = report.framework === 'unknown' ? t.unknown : report.framework;
+  const lines = [`## ${t.labels.framework}${t.colon}**${framework}**`, ''];
+  if (report.framework === 'unknown') lines.push(t.noRunnerFound, '');
+  if (report.evidence.length)
+    lines.push(heading(t.labels.evidence), ...report.evidence.map((e) => `- ${e}`), '');
+  if (report.extras.length) lines.push(heading(t.labels.extras), ...report.extras.map((e) => `- ${e}`), '');
+  if (report.run) lines.push(`${t.labels.run}${t.colon}${report.run}`, '');
+  if (failedList.length) lines.push(t.couldNotRead(failedList.join(t.comma)), '');
+  lines.push(t.filesChecked(codeList(t, report.checked), reads.size, chars(totalChars(reads)), files.length));
   return { text: lines.join('\n') };
 }
 
 const READ_BATCH = 10;
 const MAX_BATCHES = 6;
 
-function summarizeFiles(turn: Turn): Plan {
+function summarizeFiles(t: DemoText, turn: Turn): Plan {
   const ext = extensionOf(turn.prompt.split('\n')[0]);
   const findCommand = ext ? `find . -name '*.${ext}' -not -path '*/node_modules/*' | sort` : LIST_COMMAND;
-  if (turn.steps.length === 0) {
-    return {
-      text: `I'll find every ${ext ? `.${ext}` : 'source'} file first.`,
-      calls: [bashCall(findCommand)],
-    };
-  }
+  if (turn.steps.length === 0) return { text: t.findFirst(ext), calls: [bashCall(findCommand)] };
   const listed = parseListing(turn.steps[0].find((c) => c.name === 'bash')?.output);
   const files = ext
     ? listed.filter((f) => f.endsWith(`.${ext}`))
@@ -618,10 +520,7 @@ function summarizeFiles(turn: Turn): Plan {
     batches.push(files.slice(i, i + READ_BATCH));
   const step = turn.steps.length - 1;
   if (step < batches.length) {
-    const text =
-      step === 0
-        ? `Found ${plural(files.length, `${ext ? `.${ext}` : 'source'} file`)}. Reading ${batches.length > 1 ? 'them in batches' : 'them all'}.`
-        : undefined;
+    const text = step === 0 ? t.found(files.length, ext, batches.length > 1) : undefined;
     return { text, calls: batches[step].map((path) => readCall(path)) };
   }
   const calls = flat(turn);
@@ -629,41 +528,39 @@ function summarizeFiles(turn: Turn): Plan {
   if (!files.length) {
     const output = turn.steps[0].find((c) => c.name === 'bash')?.output;
     return {
-      text: isError(output)
-        ? `I could not list the files: ${clip(output ?? 'no output', 300)}`
-        : `There are no ${ext ? `.${ext}` : 'source'} files in this project (\`${findCommand}\` found nothing).`,
+      text: isError(output) ? t.cannotList(clip(output ?? 'no output', 300)) : t.noneFound(ext, findCommand),
     };
   }
   const bullets = batches.flat().map((path) => {
     const text = reads.get(path);
     if (text === undefined) {
       const error = calls.find((c) => c.name === 'read_file' && c.input.path === path)?.output;
-      return `- \`${path}\`: could not be read (${clip(error ?? 'no result', 120)}).`;
+      return t.unreadableLine(path, clip(error ?? 'no result', 120));
     }
-    return summaryLine(summarizeFile(path, text));
+    return summaryLine(summarizeFile(path, text), t);
   });
   const skipped = files.length - batches.flat().length;
   return {
     text: [
-      `## What each ${ext ? `.${ext}` : 'source'} file does`,
+      t.summariesHeading(ext),
       '',
       ...bullets,
       '',
-      skipped > 0 ? `(${plural(skipped, 'more file')} not read, to stay within my call budget.)\n` : '',
-      `Read ${plural(reads.size, 'file')} (${chars(totalChars(reads))} characters).`,
+      skipped > 0 ? `${t.skipped(skipped)}\n` : '',
+      t.readStats(reads.size, chars(totalChars(reads))),
     ]
       .filter((l, i, all) => l !== '' || all[i - 1] !== '')
       .join('\n'),
   };
 }
 
-function createModule(turn: Turn): Plan {
-  if (turn.steps.length === 0) return LIST_STEP;
+function createModule(t: DemoText, turn: Turn): Plan {
+  if (turn.steps.length === 0) return listStep(t);
   const { files, language } = listing(turn);
   const tests = sampleTests(files, language, 1);
   if (turn.steps.length === 1) {
     return {
-      text: `I'll look at how the project is configured and how ${tests.length ? `\`${tests[0]}\` is` : 'its tests are'} written, so the new module fits in.`,
+      text: t.lookAtConfig(tests[0]),
       calls: [...configFiles(files, language), ...tests].map((path) => readCall(path)),
     };
   }
@@ -673,9 +570,8 @@ function createModule(turn: Turn): Plan {
     const reads = readsOf(calls);
     const testing = analyzeTesting(files, reads, undefined, language);
     const plan = planModule(files, reads, language, testing.framework);
-    const style = plan.styleFrom ? `, importing it the way \`${plan.styleFrom}\` imports its module` : '';
     return {
-      text: `The tests use ${plan.framework}. \`${plan.modulePath}\` does not exist yet, so I'll write it, plus \`${plan.testPath}\` in the same style${style}.`,
+      text: t.willWrite(plan.framework, plan.modulePath, plan.testPath, plan.styleFrom),
       calls: [
         { name: 'write_file', input: { path: plan.modulePath, content: plan.moduleText } },
         { name: 'write_file', input: { path: plan.testPath, content: plan.testText } },
@@ -688,12 +584,12 @@ function createModule(turn: Turn): Plan {
     const path = String(c.input.path);
     const content = String(c.input.content ?? '');
     return isError(c.output)
-      ? `- \`${path}\`: **not written** (${clip(c.output ?? 'no result', 160)})`
-      : `- \`${path}\` (${c.output}): ${what(content)}`;
+      ? t.notWritten(path, clip(c.output ?? 'no result', 160))
+      : t.writtenLine(path, c.output ?? '', what(content));
   };
   const moduleLine = describe(moduleWrite, (content) => {
     const s = summarizeFile(String(moduleWrite.input.path), content);
-    return `${s.doc ?? 'a new module'} Defines ${s.definitions.map((d) => `\`${d}\``).join(', ')}.`;
+    return t.moduleDescription(s.doc, codeList(t, s.definitions));
   });
   const testLine = describe(testWrite, (content) => {
     const check = checkModuleAgainstTest(
@@ -701,27 +597,24 @@ function createModule(turn: Turn): Plan {
       String(moduleWrite.input.content ?? ''),
       content,
     );
-    return `${plural(check.tests.length, `${check.framework} test`)} (${check.tests.map((t) => `\`${t}\``).join(', ')}), importing ${check.imported.map((n) => `\`${n}\``).join(', ')} from \`${check.from}\`.`;
+    return t.testDescription(
+      check.tests.length,
+      check.framework,
+      codeList(t, check.tests),
+      codeList(t, check.imported),
+      String(check.from),
+    );
   });
   const allWritten = writes.every((c) => !isError(c.output));
   return {
-    text: [
-      allWritten
-        ? 'Created a new module and a test for it:'
-        : 'I tried to create a new module and a test, but not everything was written:',
-      '',
-      moduleLine,
-      testLine,
-      '',
-      'I did not run the tests, as asked.',
-    ]
+    text: [allWritten ? t.createdAll : t.createdSome, '', moduleLine, testLine, '', t.didNotRun]
       .filter((l) => l !== undefined)
       .join('\n'),
   };
 }
 
 /** Name, description and dependencies from package.json, pyproject.toml or requirements.txt. */
-function describeManifest(path: string, text: string): string {
+function describeManifest(t: DemoText, path: string, text: string): string {
   let name: string | undefined;
   let description: string | undefined;
   let deps: string[] = [];
@@ -737,7 +630,7 @@ function describeManifest(path: string, text: string): string {
       description = pkg.description;
       deps = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.devDependencies ?? {})];
     } catch {
-      return `\`${path}\` is not valid JSON.`;
+      return t.invalidJson(path);
     }
   } else if (path.endsWith('.toml')) {
     name = /^name\s*=\s*["']([^"']+)/m.exec(text)?.[1];
@@ -750,22 +643,17 @@ function describeManifest(path: string, text: string): string {
       .map((l) => /^\s*([A-Za-z0-9][\w.-]*)/.exec(l.replace(/#.*/, ''))?.[1])
       .filter((d): d is string => !!d);
   }
-  const parts: string[] = [];
-  if (name) parts.push(`names the project \`${name}\``);
-  if (description) parts.push(`describes it as "${clip(description, 160)}"`);
-  parts.push(
-    deps.length
-      ? `lists ${plural(deps.length, 'dependency', 'dependencies')}: ${deps
-          .slice(0, 8)
-          .map((d) => `\`${d}\``)
-          .join(', ')}`
-      : 'lists no dependencies',
+  return t.manifest(
+    path,
+    name,
+    description && clip(description, 160),
+    deps.length,
+    codeList(t, deps.slice(0, 8)),
   );
-  return `\`${path}\` ${parts.join(', ')}.`;
 }
 
-function explore(turn: Turn): Plan {
-  if (turn.steps.length === 0) return LIST_STEP;
+function explore(t: DemoText, turn: Turn): Plan {
+  if (turn.steps.length === 0) return listStep(t);
   const { files, language, failed } = listing(turn);
   const readme = files.find((f) => /^readme(\.\w+)?$/i.test(f));
   const manifest = files.find((f) =>
@@ -779,27 +667,30 @@ function explore(turn: Turn): Plan {
   const toRead = [readme, manifest, entry].filter((f): f is string => !!f);
   if (turn.steps.length === 1 && toRead.length) {
     return {
-      text: `I'll read ${toRead.map((f) => `\`${f}\``).join(', ')}.`,
+      text: t.willRead(codeList(t, toRead)),
       calls: toRead.map((path) => readCall(path, path === entry ? 80 : undefined)),
     };
   }
   const calls = flat(turn);
   const reads = readsOf(calls);
-  if (failed || !files.length)
-    return {
-      text: `I could not list the project's files${failed ? `: ${clip(failed, 300)}` : ' (the listing was empty)'}.`,
-    };
+  if (failed || !files.length) return { text: t.listingEmpty(failed && clip(failed, 300)) };
   const dirs = [...new Set(files.filter((f) => f.includes('/')).map((f) => f.split('/')[0]))];
   const sources = sourceFiles(files, language);
   const tests = sources.filter((f) => isTestFile(f, language));
   const lines = [
-    `## The project`,
+    t.projectHeading,
     '',
-    `- ${plural(files.length, 'file')}, mostly ${language === 'python' ? 'Python' : 'TypeScript/JavaScript'}: ${plural(sources.length - tests.length, 'source file')} and ${plural(tests.length, 'test file')}.`,
-    `- Top-level folders: ${dirs.map((d) => `\`${d}/\``).join(', ') || 'none'}; top-level files: ${files
-      .filter((f) => !f.includes('/'))
-      .map((f) => `\`${f}\``)
-      .join(', ')}.`,
+    t.fileCounts(files.length, languageName(language), sources.length - tests.length, tests.length),
+    t.layout(
+      codeList(
+        t,
+        dirs.map((d) => `${d}/`),
+      ),
+      codeList(
+        t,
+        files.filter((f) => !f.includes('/')),
+      ),
+    ),
   ];
   const readmeText = readme ? reads.get(readme) : undefined;
   if (readmeText !== undefined) {
@@ -808,21 +699,19 @@ function explore(turn: Turn): Plan {
       .split(/\n\s*\n/)
       .map((p) => p.trim())
       .find((p) => p && !p.startsWith('#') && !p.startsWith('```') && !p.startsWith('!['));
-    lines.push(
-      `- \`${readme}\`${title ? ` is titled "${title}"` : ''}${paragraph ? `: ${clip(paragraph.replace(/\s+/g, ' '), 300)}` : ''}`,
-    );
+    lines.push(t.readmeLine(readme!, title, paragraph && clip(paragraph.replace(/\s+/g, ' '), 300)));
   }
   for (const path of [manifest, entry]) {
     const text = path ? reads.get(path) : undefined;
     if (!path || text === undefined) continue;
     if (path === manifest) {
-      lines.push(`- ${describeManifest(path, text)}`);
+      lines.push(`- ${describeManifest(t, path, text)}`);
     } else {
-      lines.push(summaryLine(summarizeFile(path, text)));
+      lines.push(summaryLine(summarizeFile(path, text), t));
     }
   }
   const failedList = failedReads(calls);
-  if (failedList.length) lines.push(`- Could not read ${failedList.join(', ')}.`);
-  lines.push('', `Read ${plural(reads.size, 'file')} (${chars(totalChars(reads))} characters).`);
+  if (failedList.length) lines.push(t.couldNotReadList(failedList.join(t.comma)));
+  lines.push('', t.readStats(reads.size, chars(totalChars(reads))));
   return { text: lines.join('\n') };
 }

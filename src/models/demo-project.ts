@@ -7,6 +7,8 @@
  *   reads    ──► testing framework + evidence, per-file summaries, where a new module goes
  */
 
+import { DEMO_TEXT, type DemoText } from './demo-text';
+
 export type Language = 'python' | 'typescript';
 
 /** The contents the model read, by path relative to the project (failed reads left out). */
@@ -153,8 +155,8 @@ function linesOf(file: string, text: string): Line[] {
   return text.split('\n').map((t, i) => ({ file, n: i + 1, text: t }));
 }
 
-function quote(line: Line): string {
-  return `\`${line.file}\` line ${line.n}: \`${line.text.trim()}\``;
+function quote(t: DemoText, line: Line): string {
+  return t.evidence.line(line.file, line.n, line.text.trim());
 }
 
 /** Lines of a TOML/INI section, from its header to the next header. */
@@ -193,14 +195,13 @@ function filesOf(lines: Line[]): string[] {
   return [...new Set(lines.map((l) => l.file))];
 }
 
-function fileCount(paths: string[]): string {
-  return paths.length === 1 ? '1 file' : `${paths.length} files`;
-}
-
-function list(names: string[], max = 4): string {
-  const shown = names.slice(0, max).map((n) => `\`${n}\``);
-  const more = names.length > max ? ` and ${names.length - max} more` : '';
-  return shown.join(', ') + more;
+/** `a`, `b`, `c`, `d` and 2 more, in `t`'s language. */
+function list(t: DemoText, names: string[], max = 4): string {
+  const shown = names
+    .slice(0, max)
+    .map((n) => `\`${n}\``)
+    .join(t.comma);
+  return names.length > max ? t.summary.more(shown, names.length - max) : shown;
 }
 
 /** Reads the testing setup out of what was listed, read and grepped. */
@@ -209,11 +210,13 @@ export function analyzeTesting(
   reads: Reads,
   grep: string | undefined,
   language: Language,
+  t: DemoText = DEMO_TEXT.en,
 ): TestingReport {
-  return language === 'python' ? analyzePython(files, reads, grep) : analyzeScript(files, reads, grep);
+  return language === 'python' ? analyzePython(files, reads, grep, t) : analyzeScript(files, reads, grep, t);
 }
 
-function analyzePython(files: string[], reads: Reads, grep: string | undefined): TestingReport {
+function analyzePython(files: string[], reads: Reads, grep: string | undefined, t: DemoText): TestingReport {
+  const w = t.evidence;
   const evidence: string[] = [];
   const extras: string[] = [];
   let pytest = 0;
@@ -236,13 +239,8 @@ function analyzePython(files: string[], reads: Reads, grep: string | undefined):
         else if (/^nose/.test(req)) other ??= req;
       }
       if (deps.length)
-        evidence.push(`\`${file}\` ${deps.map((l) => `line ${l.n}: \`${l.text.trim()}\``).join('; ')}`);
-      else {
-        const count = lines.filter((l) => requirementName(l.text)).length;
-        evidence.push(
-          `\`${file}\` lists no test runner (${count} ${count === 1 ? 'dependency' : 'dependencies'}, none for testing)`,
-        );
-      }
+        evidence.push(w.depLines(file, deps.map((l) => w.lineOnly(l.n, l.text.trim())).join(w.sep)));
+      else evidence.push(w.noRunnerListed(file, lines.filter((l) => requirementName(l.text)).length));
     } else if (
       name === 'pyproject.toml' ||
       name === 'setup.cfg' ||
@@ -259,7 +257,7 @@ function analyzePython(files: string[], reads: Reads, grep: string | undefined):
       if (config) {
         pytest += 2;
         evidence.push(
-          `\`${file}\` configures pytest in \`${config[0]}\`:\n  \`\`\`\n${config
+          `${w.configures(file, 'pytest', config[0])}${t.colon.trimEnd()}\n  \`\`\`\n${config
             .slice(1)
             .map((l) => `  ${l}`)
             .join('\n')}\n  \`\`\``,
@@ -267,16 +265,14 @@ function analyzePython(files: string[], reads: Reads, grep: string | undefined):
         const addopts = config.find((l) => /^addopts\s*=/.test(l));
         if (addopts && /--cov/.test(addopts)) {
           const target = /--cov(?:=|\s+)([\w./-]+)/.exec(addopts)?.[1];
-          extras.push(
-            `coverage on every run via pytest-cov: \`${addopts}\`${target ? ` (measures \`${target}\`)` : ''}`,
-          );
+          extras.push(w.coverageEveryRun(addopts, target));
         }
         const paths = config.find((l) => /^testpaths\s*=/.test(l));
-        if (paths) extras.push(`tests are collected from \`${paths}\``);
+        if (paths) extras.push(w.testpaths(paths));
         const markers = config.find((l) => /^markers\s*=/.test(l));
-        if (markers) extras.push(`custom markers are declared (\`${markers}\`)`);
+        if (markers) extras.push(w.markers(markers));
         const pythonpath = config.find((l) => /^pythonpath\s*=/.test(l));
-        if (pythonpath) extras.push(`imports resolve through \`${pythonpath}\``);
+        if (pythonpath) extras.push(w.pythonpath(pythonpath));
       }
       const depLines = lines.filter(
         (l) =>
@@ -288,13 +284,12 @@ function analyzePython(files: string[], reads: Reads, grep: string | undefined):
         const dep = /(pytest[\w-]*|nose2?|hypothesis)/.exec(l.text)![1];
         if (dep === 'pytest') pytest += 2;
         else if (dep.startsWith('pytest-')) plugins.push(dep);
-        evidence.push(`${quote(l)} (a declared dependency)`);
+        evidence.push(w.declared(quote(t, l)));
       }
-      if (!config && !depLines.length && name !== 'tox.ini')
-        evidence.push(`\`${file}\` has no test-runner configuration and no test dependency`);
+      if (!config && !depLines.length && name !== 'tox.ini') evidence.push(w.noConfig(file));
       if (name === 'tox.ini') {
         const cmd = lines.find((l) => /^\s*commands\s*=/.test(l.text));
-        if (cmd) evidence.push(`tox runs the tests: ${quote(cmd)}`);
+        if (cmd) evidence.push(w.toxRuns(quote(t, cmd)));
       }
     } else if (name === 'conftest.py') {
       pytest += 2;
@@ -309,11 +304,13 @@ function analyzePython(files: string[], reads: Reads, grep: string | undefined):
       }
       const importLine = lines.find((l) => /^\s*import\s+pytest\b/.test(l.text));
       evidence.push(
-        `\`${file}\` (pytest's fixture file)` +
-          (importLine ? ` line ${importLine.n}: \`${importLine.text.trim()}\`` : '') +
-          (fixtures.length
-            ? `; it defines the fixture${fixtures.length > 1 ? 's' : ''} ${list(fixtures)} with \`@pytest.fixture\`${decorator ? ` (first at line ${decorator.n})` : ''}`
-            : ''),
+        w.conftest(
+          file,
+          importLine && w.lineOnly(importLine.n, importLine.text.trim()),
+          list(t, fixtures),
+          fixtures.length,
+          decorator?.n,
+        ),
       );
     } else if (isTestFile(file, 'python')) {
       const imports = lines.filter((l) => /^\s*(import|from)\s+(pytest|unittest)\b/.test(l.text));
@@ -337,24 +334,21 @@ function analyzePython(files: string[], reads: Reads, grep: string | undefined):
       if (testCases.length) unittest += 1;
       if (pytestUse.length) pytest += 1;
       if (fixtureArgs.size && !testCases.length) pytest += 1;
-      const parts = [imports.map(quote).join('; ') || `\`${file}\` imports no test framework`];
+      const parts = [imports.map((l) => quote(t, l)).join(w.sep) || w.noFrameworkImport(file)];
       if (testCases.length)
         parts.push(
-          `class ${list(testCases.map((l) => /class\s+(\w+)/.exec(l.text)![1]))} subclasses \`unittest.TestCase\``,
+          w.subclasses(
+            list(
+              t,
+              testCases.map((l) => /class\s+(\w+)/.exec(l.text)![1]),
+            ),
+          ),
         );
       if (pytestUse.length)
-        parts.push(`uses ${list([...new Set(pytestUse.map((l) => /pytest\.\w+/.exec(l.text)![0]))])}`);
-      parts.push(
-        `${tests.length} test function${tests.length === 1 ? '' : 's'}` +
-          (selfAsserts
-            ? ` with \`self.assert...\` calls`
-            : asserts
-              ? ` with plain \`assert\` statements`
-              : ''),
-      );
-      if (fixtureArgs.size && !testCases.length)
-        parts.push(`they take pytest fixtures as arguments (${list([...fixtureArgs], 5)})`);
-      evidence.push(parts.join('; '));
+        parts.push(w.uses(list(t, [...new Set(pytestUse.map((l) => /pytest\.\w+/.exec(l.text)![0]))])));
+      parts.push(w.testFunctions(tests.length, selfAsserts ? 'self' : asserts ? 'assert' : undefined));
+      if (fixtureArgs.size && !testCases.length) parts.push(w.takesFixtures(list(t, [...fixtureArgs], 5)));
+      evidence.push(parts.join(w.sep));
     }
   }
 
@@ -362,27 +356,17 @@ function analyzePython(files: string[], reads: Reads, grep: string | undefined):
   const grepUnittest = grepHits(grep, /\bunittest\b/);
   if (grepPytest.length) {
     pytest += 1;
-    evidence.push(
-      `grep finds \`import pytest\` in ${fileCount(filesOf(grepPytest))}: ${list(filesOf(grepPytest))}`,
-    );
+    evidence.push(w.grepImport('import pytest', filesOf(grepPytest).length, list(t, filesOf(grepPytest))));
   }
   if (grepUnittest.length) {
     unittest += 1;
     evidence.push(
-      `grep finds \`import unittest\` in ${fileCount(filesOf(grepUnittest))}: ${list(filesOf(grepUnittest))}`,
+      w.grepImport('import unittest', filesOf(grepUnittest).length, list(t, filesOf(grepUnittest))),
     );
   }
 
   for (const p of [...new Set(plugins)]) {
-    const known: Record<string, string> = {
-      'pytest-cov': 'coverage reports',
-      'pytest-xdist': 'parallel test runs (`-n`)',
-      'pytest-mock': 'the `mocker` fixture',
-      'pytest-asyncio': 'async tests',
-      'pytest-benchmark': 'benchmarks',
-    };
-    if (!extras.some((e) => e.includes(p)))
-      extras.unshift(`plugin \`${p}\`${known[p] ? `: ${known[p]}` : ''}`);
+    if (!extras.some((e) => e.includes(p))) extras.unshift(w.plugin(p, w.knownPlugins[p]));
   }
 
   const testDirs = [...new Set(files.filter((f) => isTestFile(f, 'python')).map(dirname))];
@@ -390,12 +374,12 @@ function analyzePython(files: string[], reads: Reads, grep: string | undefined):
   let run: string | undefined;
   if (pytest > 0) {
     framework = 'pytest';
-    run = '`pytest` (or `python -m pytest`)';
-    if (unittest > 0) extras.push('some tests are `unittest` style; pytest collects those too');
+    run = w.orAlso('`pytest`', '`python -m pytest`');
+    if (unittest > 0) extras.push(w.unittestToo);
   } else if (unittest > 0) {
     framework = 'unittest';
     run = `\`python -m unittest discover${testDirs[0] ? ` -s ${testDirs[0]}` : ''}\``;
-    extras.push('`unittest` is part of the standard library, so no test dependency is needed');
+    extras.push(w.unittestBuiltIn);
   } else if (other) {
     framework = other;
     run = `\`${other}\``;
@@ -405,7 +389,8 @@ function analyzePython(files: string[], reads: Reads, grep: string | undefined):
 
 const SCRIPT_FRAMEWORKS = ['vitest', 'jest', 'mocha', 'ava', 'jasmine', 'node:test'] as const;
 
-function analyzeScript(files: string[], reads: Reads, grep: string | undefined): TestingReport {
+function analyzeScript(files: string[], reads: Reads, grep: string | undefined, t: DemoText): TestingReport {
+  const w = t.evidence;
   const evidence: string[] = [];
   const extras: string[] = [];
   const score: Record<string, number> = {};
@@ -424,7 +409,7 @@ function analyzeScript(files: string[], reads: Reads, grep: string | undefined):
       try {
         pkg = JSON.parse(text);
       } catch {
-        evidence.push(`\`${file}\` could not be parsed as JSON`);
+        evidence.push(w.notJson(file));
       }
       const deps = { ...pkg.dependencies, ...pkg.devDependencies };
       for (const dep of Object.keys(deps)) {
@@ -436,15 +421,15 @@ function analyzeScript(files: string[], reads: Reads, grep: string | undefined):
           vote(framework, 2);
           evidence.push(
             line
-              ? `${quote(line)} (${pkg.devDependencies?.[dep] ? 'devDependencies' : 'dependencies'})`
-              : `\`${file}\` depends on \`${dep}\``,
+              ? w.inSection(quote(t, line), pkg.devDependencies?.[dep] ? 'devDependencies' : 'dependencies')
+              : w.dependsOn(file, dep),
           );
         } else if (
           /^@vitest\/|^c8$|^nyc$|^@testing-library\/|^jsdom$|^happy-dom$|^chai$|^supertest$/.test(dep)
         ) {
-          extras.push(`\`${dep}\` ${line ? `(${quote(line)})` : ''}`.trim());
+          extras.push(w.withLine(dep, line && quote(t, line)));
         } else if (dep === '@playwright/test' || dep === 'cypress') {
-          extras.push(`\`${dep}\` for end-to-end tests`);
+          extras.push(w.endToEnd(dep));
         }
       }
       for (const [script, command] of Object.entries(pkg.scripts ?? {})) {
@@ -455,9 +440,8 @@ function analyzeScript(files: string[], reads: Reads, grep: string | undefined):
           f === 'node:test' ? /node\s+--test/.test(command) : new RegExp(`\\b${f}\\b`).test(command),
         );
         if (framework) vote(framework, 1);
-        if (line) evidence.push(`${quote(line)} (npm script)`);
-        if (/--coverage|\bc8\b|\bnyc\b/.test(command))
-          extras.push(`coverage via the \`${script}\` script: \`${command}\``);
+        if (line) evidence.push(w.npmScript(quote(t, line)));
+        if (/--coverage|\bc8\b|\bnyc\b/.test(command)) extras.push(w.coverageScript(script, command));
       }
     } else if (/^(vitest|vite)\.config\./.test(name)) {
       const testBlock = lines.findIndex((l) => /^\s*test\s*:/.test(l.text));
@@ -470,22 +454,22 @@ function analyzeScript(files: string[], reads: Reads, grep: string | undefined):
         );
         const shown = end >= 0 ? block.slice(0, end + 1) : block;
         evidence.push(
-          `\`${file}\` configures Vitest` +
+          w.configuresVitest(file) +
             (shown.length
-              ? `:\n  \`\`\`\n${shown.map((l) => `  ${l.text.replace(/\s+$/, '')}`).join('\n')}\n  \`\`\``
+              ? `${t.colon.trimEnd()}\n  \`\`\`\n${shown.map((l) => `  ${l.text.replace(/\s+$/, '')}`).join('\n')}\n  \`\`\``
               : ''),
         );
         const env = lines.find((l) => /environment\s*:/.test(l.text));
-        if (env) extras.push(`test environment: ${quote(env)}`);
+        if (env) extras.push(w.testEnvironment(quote(t, env)));
         const coverage = lines.find((l) => /coverage\s*:/.test(l.text));
-        if (coverage) extras.push(`coverage is configured (${quote(coverage)})`);
+        if (coverage) extras.push(w.coverageConfigured(quote(t, coverage)));
       }
     } else if (/^jest\.config\./.test(name)) {
       vote('jest', 2);
-      evidence.push(`\`${file}\` exists (Jest's configuration)`);
+      evidence.push(w.configExists(file, 'Jest'));
     } else if (/^\.mocharc/.test(name)) {
       vote('mocha', 2);
-      evidence.push(`\`${file}\` exists (Mocha's configuration)`);
+      evidence.push(w.configExists(file, 'Mocha'));
     } else if (isTestFile(file, 'typescript')) {
       const imports = lines.filter((l) =>
         /from\s+['"](vitest|@jest\/globals|mocha|node:test|chai|ava)['"]|require\(['"](mocha|chai|node:test)['"]\)/.test(
@@ -498,7 +482,7 @@ function analyzeScript(files: string[], reads: Reads, grep: string | undefined):
         if (m) vote(m[1] === '@jest/globals' ? 'jest' : m[1], 2);
       }
       evidence.push(
-        `${imports.length ? imports.map(quote).join('; ') : `\`${file}\` imports no test library (it relies on global \`describe\`/\`it\`)`}; ${tests} test case${tests === 1 ? '' : 's'}`,
+        `${imports.length ? imports.map((l) => quote(t, l)).join(w.sep) : w.noTestLibrary(file)}${w.sep}${w.testCases(tests)}`,
       );
     }
   }
@@ -508,9 +492,7 @@ function analyzeScript(files: string[], reads: Reads, grep: string | undefined):
     const mine = hits.filter((h) => h.text.includes(`'${framework}'`) || h.text.includes(`"${framework}"`));
     if (mine.length) {
       vote(framework === '@jest/globals' ? 'jest' : framework, 1);
-      evidence.push(
-        `grep finds imports from \`${framework}\` in ${fileCount(filesOf(mine))}: ${list(filesOf(mine))}`,
-      );
+      evidence.push(w.grepImportsFrom(framework, filesOf(mine).length, list(t, filesOf(mine))));
     }
   }
 
@@ -524,7 +506,7 @@ function analyzeScript(files: string[], reads: Reads, grep: string | undefined):
     ava: '`npx ava`',
     jasmine: '`npx jasmine`',
   };
-  const run = testScript ? `\`npm test\` (runs \`${testScript}\`)` : runs[framework];
+  const run = testScript ? w.npmTest(testScript) : runs[framework];
   return {
     language: 'typescript',
     framework,
@@ -651,33 +633,40 @@ export function clip(text: string, max: number): string {
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max * 0.6))}…`;
 }
 
-/** One markdown bullet for a file: what its doc says, then what it defines. */
-export function summaryLine(s: FileSummary): string {
+/** One markdown bullet for a file: what its doc says, then what it defines, in `t`'s language. */
+export function summaryLine(s: FileSummary, t: DemoText = DEMO_TEXT.en): string {
+  const words = t.summary;
   const parts: string[] = [];
+  const names = (items: string[], max: number) => list(t, items, max);
   if (s.empty) {
-    parts.push(
-      basename(s.path) === '__init__.py' ? 'Empty; marks the folder as a Python package.' : 'Empty file.',
-    );
+    parts.push(basename(s.path) === '__init__.py' ? words.emptyPackage : words.emptyFile);
   } else {
     // The doc comment says what the file is for; without one, the next best thing leads.
     const lead = s.doc
       ? s.doc
       : s.isTest
-        ? `Tests for \`${s.subject}\``
+        ? words.testsFor(String(s.subject))
         : s.defaultCall
-          ? `Exports \`${s.defaultCall}(...)\` as its default (no doc comment)`
+          ? words.exportsDefault(s.defaultCall)
           : s.definitions.length
-            ? `Defines ${list(s.definitions, 6)} (no doc comment)`
-            : 'No doc comment and no top-level definitions';
-    parts.push(/[.!?:]$/.test(lead) ? clip(lead, 240) : `${clip(lead, 240)}.`);
+            ? words.definesUndocumented(names(s.definitions, 6))
+            : words.nothing;
+    // A sentence ends the way its last word is written: `.` after English, `。` after CJK.
+    const end = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}）]$/u.test(lead) ? '。' : '.';
+    parts.push(/[.!?:。！？：]$/.test(lead) ? clip(lead, 240) : `${clip(lead, 240)}${end}`);
     if (s.isTest && s.tests.length) {
-      parts.push(`${s.tests.length} test${s.tests.length === 1 ? '' : 's'}: ${list(s.tests, 5)}.`);
+      parts.push(words.tests(s.tests.length, names(s.tests, 5)));
     } else if (s.doc && s.definitions.length) {
-      parts.push(`Defines ${list(s.definitions, 6)}.`);
+      parts.push(words.defines(names(s.definitions, 6)));
     }
-    if (s.script) parts.push('Runs as a script (`if __name__ == "__main__"`).');
+    if (s.script) parts.push(words.script);
   }
-  return `- \`${s.path}\`: ${parts.join(' ')}`;
+  // CJK text runs on after a full stop; English leaves a space.
+  const text = parts.reduce(
+    (all, part) => (!all ? part : /[。！？）]$/.test(all) ? all + part : `${all} ${part}`),
+    '',
+  );
+  return `- \`${s.path}\`${t.colon}${text}`;
 }
 
 // ---------------------------------------------------------------------------------------------

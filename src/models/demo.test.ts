@@ -14,7 +14,7 @@ import { create } from '../sandbox/local';
 import { loadSample } from '../sandbox/samples';
 import type { Sandbox } from '../sandbox/sandbox';
 import { DemoModel, demoRespond } from './demo';
-import { extensionOf, intentOf } from './demo-plans';
+import { extensionOf, intentOf } from './demo-language';
 
 const PROMPT_FRAMEWORK = 'Use a subtask to find what testing framework this project uses';
 const PROMPT_SUMMARIZE_PY = 'Delegate: read all .py files and summarize what each one does';

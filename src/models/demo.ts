@@ -13,92 +13,15 @@
  *
  * It makes real tool calls and derives every statement from what those tools returned, so it
  * follows whatever project is in the sandbox (Python or TypeScript, pytest or unittest, ...).
- * What it knows about reading a project lives in `demo-project.ts`.
+ * What it knows about reading a project lives in `demo-project.ts`; how it reads a prompt (which
+ * sample it means, in English, Chinese or Japanese) in `demo-language.ts`, and its words in each
+ * language in `demo-text.ts`.
  */
-import type { AssistantBlock, Message, ToolUseBlock } from '../core/messages';
+import type { AssistantBlock } from '../core/messages';
 import type { ModelCallOptions, ModelClient, ModelRequest, ModelResponse } from '../core/model';
-import { planParent, planSubagent, type Plan } from './demo-plans';
+import { planParent, planSubagent, textFor } from './demo-plans';
+import { isSubagentRequest, readTurn, type Plan } from './demo-turn';
 import { streamResponse } from './stream';
-
-/** One tool call of the current turn, with what it returned (absent while it is running). */
-export interface ToolCall {
-  id: string;
-  name: string;
-  input: Record<string, unknown>;
-  output?: string;
-}
-
-/** The current turn: the prompt that started it and the tool calls made since, per model call. */
-export interface Turn {
-  prompt: string;
-  steps: ToolCall[][];
-  /** The working directory named by the system prompt. */
-  workdir: string;
-}
-
-/** The latest user prompt and every tool call made after it (the turn's progress). */
-export function readTurn(request: Pick<ModelRequest, 'system' | 'messages'>): Turn {
-  const { messages } = request;
-  let start = -1;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    if (isPrompt(messages[i])) {
-      start = i;
-      break;
-    }
-  }
-  const prompt = start < 0 ? '' : promptText(messages[start]);
-  const steps: ToolCall[][] = [];
-  for (let i = start + 1; i < messages.length; i++) {
-    const message = messages[i];
-    if (message.role !== 'assistant') continue;
-    const uses = message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
-    const next = messages[i + 1];
-    const results = new Map<string, string>();
-    if (next?.role === 'user' && Array.isArray(next.content)) {
-      for (const block of next.content) {
-        if (block.type === 'tool_result') results.set(block.tool_use_id, resultText(block.content));
-      }
-    }
-    steps.push(
-      uses.map((use) => ({
-        id: use.id,
-        name: use.name,
-        input:
-          typeof use.input === 'object' && use.input !== null ? (use.input as Record<string, unknown>) : {},
-        output: results.get(use.id),
-      })),
-    );
-  }
-  const workdir = /^You are a coding (?:sub)?agent at (.*?)\. /.exec(request.system)?.[1] ?? '.';
-  return { prompt, steps, workdir };
-}
-
-function isPrompt(message: Message): boolean {
-  if (message.role !== 'user') return false;
-  if (typeof message.content === 'string') return true;
-  return message.content.length > 0 && message.content.every((b) => b.type === 'text');
-}
-
-function promptText(message: Message): string {
-  if (typeof message.content === 'string') return message.content;
-  return message.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
-}
-
-/** tool_result content is a string in our loops; tolerate the API's block-array form too. */
-function resultText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) {
-    return content
-      .map((b) => (b && typeof b === 'object' && 'text' in b ? String((b as { text: unknown }).text) : ''))
-      .join('');
-  }
-  return String(content ?? '');
-}
-
-/** True when the request comes from a subagent loop (its system prompt says so). */
-export function isSubagentRequest(request: Pick<ModelRequest, 'system'>): boolean {
-  return request.system.startsWith('You are a coding subagent');
-}
 
 const ID_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -145,9 +68,7 @@ export function demoRespond(request: ModelRequest): ModelResponse {
     plan = isSubagentRequest(request) ? planSubagent(turn) : planParent(turn, tools);
   } catch (error) {
     // The demo must never break a run: a parsing slip becomes an honest final answer.
-    plan = {
-      text: `The demo model could not continue (${error instanceof Error ? error.message : String(error)}).`,
-    };
+    plan = { text: textFor(turn.prompt).failed(error instanceof Error ? error.message : String(error)) };
   }
   // Only call tools this loop actually has (the subagent has no `task`).
   if (plan.calls) plan = { ...plan, calls: plan.calls.filter((c) => tools.has(c.name)) };

@@ -1,0 +1,887 @@
+/**
+ * Everything the demo model writes in its own words, in each language it answers in. The plans
+ * (`demo-plans.ts`) decide what to say from the tool results; this file only says it. Facts
+ * (paths, quoted lines, tool output, names from the code) are passed in and never translated.
+ *
+ * Some phrases are read back: the parent reads the subagent's report to relay it, and that
+ * report may be in any of the languages. Those phrases come with the pattern that finds them
+ * (`labels`, `readStats`, `unreadable`, `unknown`), and the parent tries every language's.
+ *
+ * To add a language: add it to `Lang` and `SCRIPTS` (demo-language.ts), give every intent
+ * patterns in it, and add an entry here; the compiler and demo-language.test.ts name what is
+ * missing.
+ */
+import type { Lang } from './demo-language';
+
+/** A delegation: what the parent says, the `task` tool's description and the prompt it writes. */
+interface TaskText<A extends unknown[] = []> {
+  say: string;
+  description: (...args: A) => string;
+  prompt: (...args: A) => string;
+}
+
+/** The words of a file's one-line summary (used by `summaryLine` in demo-project.ts). */
+export interface SummaryWords {
+  emptyPackage: string;
+  emptyFile: string;
+  testsFor: (subject: string) => string;
+  exportsDefault: (call: string) => string;
+  definesUndocumented: (names: string) => string;
+  nothing: string;
+  tests: (n: number, names: string) => string;
+  defines: (names: string) => string;
+  script: string;
+  /** `a, b and 3 more` */
+  more: (shown: string, n: number) => string;
+}
+
+/** The words of the testing report's evidence (used by `analyzeTesting` in demo-project.ts). */
+export interface EvidenceWords {
+  /** Between the findings about one file. */
+  sep: string;
+  line: (file: string, n: number, text: string) => string;
+  lineOnly: (n: number, text: string) => string;
+  depLines: (file: string, lines: string) => string;
+  noRunnerListed: (file: string, deps: number) => string;
+  configures: (file: string, tool: string, where: string) => string;
+  coverageEveryRun: (addopts: string, target: string | undefined) => string;
+  testpaths: (line: string) => string;
+  markers: (line: string) => string;
+  pythonpath: (line: string) => string;
+  declared: (quoted: string) => string;
+  noConfig: (file: string) => string;
+  toxRuns: (quoted: string) => string;
+  conftest: (
+    file: string,
+    importLine: string | undefined,
+    fixtures: string,
+    count: number,
+    firstAt: number | undefined,
+  ) => string;
+  noFrameworkImport: (file: string) => string;
+  subclasses: (classes: string) => string;
+  uses: (names: string) => string;
+  testFunctions: (n: number, style: 'self' | 'assert' | undefined) => string;
+  takesFixtures: (names: string) => string;
+  grepImport: (statement: string, files: number, names: string) => string;
+  grepImportsFrom: (module: string, files: number, names: string) => string;
+  plugin: (name: string, purpose: string | undefined) => string;
+  knownPlugins: Record<string, string>;
+  unittestToo: string;
+  unittestBuiltIn: string;
+  orAlso: (command: string, other: string) => string;
+  notJson: (file: string) => string;
+  dependsOn: (file: string, dep: string) => string;
+  inSection: (quoted: string, section: string) => string;
+  withLine: (dep: string, quoted: string | undefined) => string;
+  endToEnd: (dep: string) => string;
+  npmScript: (quoted: string) => string;
+  coverageScript: (script: string, command: string) => string;
+  configuresVitest: (file: string) => string;
+  testEnvironment: (quoted: string) => string;
+  coverageConfigured: (quoted: string) => string;
+  configExists: (file: string, tool: string) => string;
+  noTestLibrary: (file: string) => string;
+  testCases: (n: number) => string;
+  npmTest: (script: string) => string;
+}
+
+export interface DemoText {
+  /** How items of a list are joined. */
+  comma: string;
+  /** Between a label and what follows it. */
+  colon: string;
+  /** Labels of the subagent's report that the parent reads back. */
+  labels: { framework: string; evidence: string; extras: string; run: string };
+  /** What an unidentified framework is called. */
+  unknown: string;
+  /** The report's count of what was read, and the pattern that reads it back (files, characters). */
+  readStats: (files: number, chars: string) => string;
+  readStatsPattern: RegExp;
+  /** What marks a file that could not be read in a list of summaries. */
+  unreadable: string;
+  summary: SummaryWords;
+  evidence: EvidenceWords;
+
+  failed: (reason: string) => string;
+
+  // The parent
+  noTaskTool: string;
+  noResult: (result: string) => string;
+  demoNote: string;
+  frameworkTask: TaskText;
+  summarizeTask: TaskText<[ext: string | undefined]>;
+  createTask: TaskText;
+  exploreTask: TaskText<[userPrompt: string]>;
+  contextNote: (read: { files: number; chars: string } | undefined, reportChars: string) => string;
+  frameworkUnclear: (report: string) => string;
+  frameworkUsed: (framework: string) => string;
+  evidenceFound: string;
+  alsoConfigured: string;
+  runThem: (run: string) => string;
+  reportAsIs: (report: string) => string;
+  wentThrough: (n: number, ext: string | undefined) => string;
+  unreadableCount: (n: number) => string;
+  cannotReallyWork: (prompt: string) => string;
+  noModulePath: (report: string) => string;
+  willVerify: (module: string, test: string | undefined) => string;
+  willRun: string;
+  pytestFallback: string;
+  createdModule: (module: string, doc: string | undefined, names: string) => string;
+  reportedButUnreadable: (path: string) => string;
+  createdTest: (test: string, n: number, framework: string, names: string) => string;
+  readingFailed: (list: string) => string;
+  noImports: (module: string) => string;
+  importsFit: (names: string, from: string, n: number) => string;
+  importsMissing: (names: string, module: string) => string;
+  ranPassed: (shown: string) => string;
+  runnerMissing: (missing: string, shown: string, needs: string, withPytest: boolean) => string;
+  ranFailed: (shown: string) => string;
+  verdict: { unchecked: string; mismatch: string; pass: string; fail: string; notRun: string };
+  createdHeader: string;
+  verifiedHeader: string;
+
+  // The subagent
+  listStep: string;
+  listingFailed: (error: string) => string;
+  frameworkPlan: (language: string, hasTests: boolean) => string;
+  noRunnerFound: string;
+  couldNotRead: (list: string) => string;
+  couldNotReadList: (list: string) => string;
+  filesChecked: (list: string, read: number, chars: string, total: number) => string;
+  findFirst: (ext: string | undefined) => string;
+  found: (n: number, ext: string | undefined, batched: boolean) => string;
+  cannotList: (output: string) => string;
+  noneFound: (ext: string | undefined, command: string) => string;
+  unreadableLine: (path: string, error: string) => string;
+  summariesHeading: (ext: string | undefined) => string;
+  skipped: (n: number) => string;
+  lookAtConfig: (test: string | undefined) => string;
+  willWrite: (framework: string, module: string, test: string, styleFrom: string | undefined) => string;
+  writtenLine: (path: string, result: string, what: string) => string;
+  notWritten: (path: string, error: string) => string;
+  moduleDescription: (doc: string | undefined, names: string) => string;
+  testDescription: (n: number, framework: string, names: string, imported: string, from: string) => string;
+  createdAll: string;
+  createdSome: string;
+  didNotRun: string;
+  willRead: (list: string) => string;
+  listingEmpty: (error: string | undefined) => string;
+  projectHeading: string;
+  fileCounts: (files: number, language: string, sources: number, tests: number) => string;
+  layout: (folders: string, files: string) => string;
+  readmeLine: (path: string, title: string | undefined, paragraph: string | undefined) => string;
+  manifest: (
+    path: string,
+    name: string | undefined,
+    description: string | undefined,
+    deps: number,
+    names: string,
+  ) => string;
+  invalidJson: (path: string) => string;
+}
+
+function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
+}
+
+const en: DemoText = {
+  comma: ', ',
+  colon: ': ',
+  labels: {
+    framework: 'Testing framework',
+    evidence: 'Evidence',
+    extras: 'Plugins and configuration',
+    run: 'Run the tests with',
+  },
+  unknown: 'unknown',
+  readStats: (files, chars) => `Read ${plural(files, 'file')} (${chars} characters).`,
+  readStatsPattern: /Read (\d+) files? \(([\d,]+) characters/,
+  unreadable: 'could not be read',
+  summary: {
+    emptyPackage: 'Empty; marks the folder as a Python package.',
+    emptyFile: 'Empty file.',
+    testsFor: (subject) => `Tests for \`${subject}\``,
+    exportsDefault: (call) => `Exports \`${call}(...)\` as its default (no doc comment)`,
+    definesUndocumented: (names) => `Defines ${names} (no doc comment)`,
+    nothing: 'No doc comment and no top-level definitions',
+    tests: (n, names) => `${n} test${n === 1 ? '' : 's'}: ${names}.`,
+    defines: (names) => `Defines ${names}.`,
+    script: 'Runs as a script (`if __name__ == "__main__"`).',
+    more: (shown, n) => `${shown} and ${n} more`,
+  },
+
+  evidence: {
+    sep: '; ',
+    line: (file, n, text) => `\`${file}\` line ${n}: \`${text}\``,
+    lineOnly: (n, text) => `line ${n}: \`${text}\``,
+    depLines: (file, lines) => `\`${file}\` ${lines}`,
+    noRunnerListed: (file, deps) =>
+      `\`${file}\` lists no test runner (${deps} ${deps === 1 ? 'dependency' : 'dependencies'}, none for testing)`,
+    configures: (file, tool, where) => `\`${file}\` configures ${tool} in \`${where}\``,
+    coverageEveryRun: (addopts, target) =>
+      `coverage on every run via pytest-cov: \`${addopts}\`${target ? ` (measures \`${target}\`)` : ''}`,
+    testpaths: (line) => `tests are collected from \`${line}\``,
+    markers: (line) => `custom markers are declared (\`${line}\`)`,
+    pythonpath: (line) => `imports resolve through \`${line}\``,
+    declared: (quoted) => `${quoted} (a declared dependency)`,
+    noConfig: (file) => `\`${file}\` has no test-runner configuration and no test dependency`,
+    toxRuns: (quoted) => `tox runs the tests: ${quoted}`,
+    conftest: (file, importLine, fixtures, count, firstAt) =>
+      `\`${file}\` (pytest's fixture file)` +
+      (importLine ? ` ${importLine}` : '') +
+      (count
+        ? `; it defines the fixture${count > 1 ? 's' : ''} ${fixtures} with \`@pytest.fixture\`${firstAt ? ` (first at line ${firstAt})` : ''}`
+        : ''),
+    noFrameworkImport: (file) => `\`${file}\` imports no test framework`,
+    subclasses: (classes) => `class ${classes} subclasses \`unittest.TestCase\``,
+    uses: (names) => `uses ${names}`,
+    testFunctions: (n, style) =>
+      `${n} test function${n === 1 ? '' : 's'}` +
+      (style === 'self'
+        ? ' with `self.assert...` calls'
+        : style === 'assert'
+          ? ' with plain `assert` statements'
+          : ''),
+    takesFixtures: (names) => `they take pytest fixtures as arguments (${names})`,
+    grepImport: (statement, files, names) =>
+      `grep finds \`${statement}\` in ${files === 1 ? '1 file' : `${files} files`}: ${names}`,
+    grepImportsFrom: (module, files, names) =>
+      `grep finds imports from \`${module}\` in ${files === 1 ? '1 file' : `${files} files`}: ${names}`,
+    plugin: (name, purpose) => `plugin \`${name}\`${purpose ? `: ${purpose}` : ''}`,
+    knownPlugins: {
+      'pytest-cov': 'coverage reports',
+      'pytest-xdist': 'parallel test runs (`-n`)',
+      'pytest-mock': 'the `mocker` fixture',
+      'pytest-asyncio': 'async tests',
+      'pytest-benchmark': 'benchmarks',
+    },
+    unittestToo: 'some tests are `unittest` style; pytest collects those too',
+    unittestBuiltIn: '`unittest` is part of the standard library, so no test dependency is needed',
+    orAlso: (command, other) => `${command} (or ${other})`,
+    notJson: (file) => `\`${file}\` could not be parsed as JSON`,
+    dependsOn: (file, dep) => `\`${file}\` depends on \`${dep}\``,
+    inSection: (quoted, section) => `${quoted} (${section})`,
+    withLine: (dep, quoted) => `\`${dep}\` ${quoted ? `(${quoted})` : ''}`.trim(),
+    endToEnd: (dep) => `\`${dep}\` for end-to-end tests`,
+    npmScript: (quoted) => `${quoted} (npm script)`,
+    coverageScript: (script, command) => `coverage via the \`${script}\` script: \`${command}\``,
+    configuresVitest: (file) => `\`${file}\` configures Vitest`,
+    testEnvironment: (quoted) => `test environment: ${quoted}`,
+    coverageConfigured: (quoted) => `coverage is configured (${quoted})`,
+    configExists: (file, tool) => `\`${file}\` exists (${tool}'s configuration)`,
+    noTestLibrary: (file) => `\`${file}\` imports no test library (it relies on global \`describe\`/\`it\`)`,
+    testCases: (n) => `${n} test case${n === 1 ? '' : 's'}`,
+    npmTest: (script) => `\`npm test\` (runs \`${script}\`)`,
+  },
+
+  failed: (reason) => `The demo model could not continue (${reason}).`,
+
+  noTaskTool:
+    'I have no `task` tool in this run, so I cannot delegate. The demo model only knows how to work through a subagent.',
+  noResult: (result) =>
+    `The subagent did not come back with a result: \`${result}\`.\n\n` +
+    'Nothing it explored reached my context, so I have nothing to report. You can try again.',
+  demoNote:
+    'Note: this is the offline **demo model** (scripted, no network). It only knows the three sample prompts well ' +
+    '(find the testing framework, summarize every file, create and verify a module); anything else gets this generic ' +
+    'exploration. To have a real model work on your request, choose one in **Settings** and add an API key.',
+  frameworkTask: {
+    say: "I'll delegate this to a subagent so my own context stays small: it can open as many files as it needs, and only its answer comes back to me.",
+    description: () => 'find testing framework',
+    prompt: () =>
+      'Find out which testing framework this project uses.\n\n' +
+      'List the project files, read the dependency files (requirements.txt, pyproject.toml or package.json) and any ' +
+      'test configuration (pytest.ini, setup.cfg, conftest.py, vitest.config.*, jest.config.*), and look at one or two ' +
+      'test files. Report the framework with the evidence (file names and the lines that show it), plus any plugins ' +
+      'or test configuration you find.',
+  },
+  summarizeTask: {
+    say: `Reading every file would fill my context, so I'll hand this to a subagent and keep only its summary.`,
+    description: (ext) => `summarize ${ext ? `.${ext}` : 'source'} files`,
+    prompt: (ext) =>
+      `Find every ${ext ? `.${ext} file` : 'source file'} in this project (skip node_modules), read each one, and summarize what each one does ` +
+      'in a sentence or two, based on its docstring or leading doc comment and its top-level definitions.\n\n' +
+      'Return a markdown list with one bullet per file, in path order.',
+  },
+  createTask: {
+    say: "I'll have a subagent write the module, then check its work myself from here.",
+    description: () => 'create a new module',
+    prompt: () =>
+      'Create a new small module in this project: readability helpers (a sentence count and the average word length), in the ' +
+      "project's language and layout, with a docstring or doc comment, plus a test for it in the same style as the " +
+      'existing tests. Pick a module name that does not exist yet.\n\n' +
+      'Do not run the tests. Report the exact paths you wrote and what each file contains.',
+  },
+  exploreTask: {
+    say: "I'll send a subagent to explore the project first, so the files it reads stay out of my context.",
+    description: () => 'explore the project',
+    prompt: (userPrompt) =>
+      'Explore this project and report what it contains.\n\n' +
+      'List its files, read the README (or the main entry point) and the dependency file, and describe what the ' +
+      'project is and how it is laid out.\n\n' +
+      `For context, the user asked: "${userPrompt}"`,
+  },
+  contextNote: (read, reportChars) =>
+    `The subagent ${read ? `read ${plural(read.files, 'file')} (${read.chars} characters) ` : 'did its reading '}in its own context, which was thrown away when it finished. ` +
+    `Only its ${reportChars}-character report came back to me, so none of that exploration is in my context.`,
+  frameworkUnclear: (report) =>
+    `The subagent could not pin down a testing framework. Its report:\n\n${report}`,
+  frameworkUsed: (framework) => `This project uses **${framework}** for its tests.`,
+  evidenceFound: 'Evidence the subagent found:',
+  alsoConfigured: 'Also configured:',
+  runThem: (run) => `Run them with ${run}.`,
+  reportAsIs: (report) => `The subagent's report:\n\n${report}`,
+  wentThrough: (n, ext) => `The subagent went through ${plural(n, ext ? `.${ext} file` : 'file')}. In short:`,
+  unreadableCount: (n) => `${plural(n, 'file')} could not be read; the list says which.`,
+  cannotReallyWork: (prompt) =>
+    `I'm the offline demo model, so I cannot really work on "${prompt}". ` +
+    'What I can do is send a subagent to explore the project. Here is what it found:',
+  noModulePath: (report) =>
+    `The subagent did not report a module path I could check, so I cannot verify anything. Its report:\n\n${report}`,
+  willVerify: (module, test) =>
+    `The subagent reports writing \`${module}\`${test ? ` and \`${test}\`` : ''}. I'll verify it myself, starting with reading ${test ? 'both files' : 'it'}.`,
+  willRun: `Both files are there and the test imports only names the module defines. Now I'll run the test.`,
+  pytestFallback:
+    'pytest is not installed in this sandbox, so I will load the test file with plain Python and call its test functions directly.',
+  createdModule: (module, doc, names) =>
+    `- \`${module}\`: ${doc ? `${doc} ` : ''}Defines ${names || 'nothing I could find'}.`,
+  reportedButUnreadable: (path) => `- \`${path}\`: reported by the subagent, but I could not read it.`,
+  createdTest: (test, n, framework, names) => `- \`${test}\`: ${plural(n, `${framework} test`)} (${names}).`,
+  readingFailed: (list) => `- Reading failed for ${list}.`,
+  noImports: (module) => `- The test does not import anything from \`${module}\` that I could find.`,
+  importsFit: (names, from, n) =>
+    `- I read both files: the test imports ${names} from \`${from}\`, and the module defines ${n === 1 ? 'it' : 'all of them'}.`,
+  importsMissing: (names, module) =>
+    `- Problem: the test imports ${names}, which \`${module}\` does not define.`,
+  ranPassed: (shown) => `- I ran the test here and it passed:\n\n${shown}`,
+  runnerMissing: (missing, shown, needs, withPytest) =>
+    `- I tried to run the test, but \`${missing}\` is not available in this sandbox:\n\n${shown}\n\n` +
+    `  Running it needs a sandbox with ${needs}${withPytest ? ' and pytest' : ''}. ` +
+    'So this verification is a reading of the code, not a test run.',
+  ranFailed: (shown) => `- I ran the test here and it did **not** pass:\n\n${shown}`,
+  verdict: {
+    unchecked: 'I could not check the module against its test.',
+    mismatch: 'Verdict: the module and its test do not fit together yet.',
+    pass: 'Verdict: the new module works and its test passes.',
+    fail: 'Verdict: the files exist, but the test fails; see the output above.',
+    notRun: 'Verdict: the files exist and fit together, but the test has not been run.',
+  },
+  createdHeader: 'The subagent created:',
+  verifiedHeader: 'I verified it myself, here in my own context (not through another task):',
+
+  listStep: "Let me start by listing the project's files.",
+  listingFailed: (error) => `Listing failed (${error}); I'll try the usual dependency files directly.`,
+  frameworkPlan: (language, hasTests) =>
+    `This is a ${language} project. I'll read the dependency and test configuration files and ${hasTests ? 'a test file or two' : 'look for tests'}, and grep for test-framework imports.`,
+  noRunnerFound:
+    'I found no test runner in the dependencies, no test configuration and no test-framework imports.',
+  couldNotRead: (list) => `Could not read: ${list}.`,
+  couldNotReadList: (list) => `- Could not read ${list}.`,
+  filesChecked: (list, read, chars, total) =>
+    `Files checked: ${list || 'none'}. ` +
+    `Read ${plural(read, 'file')} (${chars} characters) out of ${plural(total, 'file')} in the project.`,
+  findFirst: (ext) => `I'll find every ${ext ? `.${ext}` : 'source'} file first.`,
+  found: (n, ext, batched) =>
+    `Found ${plural(n, `${ext ? `.${ext}` : 'source'} file`)}. Reading ${batched ? 'them in batches' : 'them all'}.`,
+  cannotList: (output) => `I could not list the files: ${output}`,
+  noneFound: (ext, command) =>
+    `There are no ${ext ? `.${ext}` : 'source'} files in this project (\`${command}\` found nothing).`,
+  unreadableLine: (path, error) => `- \`${path}\`: could not be read (${error}).`,
+  summariesHeading: (ext) => `## What each ${ext ? `.${ext}` : 'source'} file does`,
+  skipped: (n) => `(${plural(n, 'more file')} not read, to stay within my call budget.)`,
+  lookAtConfig: (test) =>
+    `I'll look at how the project is configured and how ${test ? `\`${test}\` is` : 'its tests are'} written, so the new module fits in.`,
+  willWrite: (framework, module, test, styleFrom) =>
+    `The tests use ${framework}. \`${module}\` does not exist yet, so I'll write it, plus \`${test}\` in the same style` +
+    `${styleFrom ? `, importing it the way \`${styleFrom}\` imports its module` : ''}.`,
+  writtenLine: (path, result, what) => `- \`${path}\` (${result}): ${what}`,
+  notWritten: (path, error) => `- \`${path}\`: **not written** (${error})`,
+  moduleDescription: (doc, names) => `${doc ?? 'a new module'} Defines ${names}.`,
+  testDescription: (n, framework, names, imported, from) =>
+    `${plural(n, `${framework} test`)} (${names}), importing ${imported} from \`${from}\`.`,
+  createdAll: 'Created a new module and a test for it:',
+  createdSome: 'I tried to create a new module and a test, but not everything was written:',
+  didNotRun: 'I did not run the tests, as asked.',
+  willRead: (list) => `I'll read ${list}.`,
+  listingEmpty: (error) =>
+    `I could not list the project's files${error ? `: ${error}` : ' (the listing was empty)'}.`,
+  projectHeading: '## The project',
+  fileCounts: (files, language, sources, tests) =>
+    `- ${plural(files, 'file')}, mostly ${language}: ${plural(sources, 'source file')} and ${plural(tests, 'test file')}.`,
+  layout: (folders, files) => `- Top-level folders: ${folders || 'none'}; top-level files: ${files}.`,
+  readmeLine: (path, title, paragraph) =>
+    `- \`${path}\`${title ? ` is titled "${title}"` : ''}${paragraph ? `: ${paragraph}` : ''}`,
+  manifest: (path, name, description, deps, names) => {
+    const parts: string[] = [];
+    if (name) parts.push(`names the project \`${name}\``);
+    if (description) parts.push(`describes it as "${description}"`);
+    parts.push(
+      deps ? `lists ${plural(deps, 'dependency', 'dependencies')}: ${names}` : 'lists no dependencies',
+    );
+    return `\`${path}\` ${parts.join(', ')}.`;
+  },
+  invalidJson: (path) => `\`${path}\` is not valid JSON.`,
+};
+
+const zh: DemoText = {
+  comma: '、',
+  colon: '：',
+  labels: { framework: '测试框架', evidence: '依据', extras: '插件和配置', run: '运行测试的命令' },
+  unknown: '未知',
+  readStats: (files, chars) => `共读取 ${files} 个文件（${chars} 个字符）。`,
+  readStatsPattern: /共读取 (\d+) 个文件（([\d,]+) 个字符/,
+  unreadable: '无法读取',
+  summary: {
+    emptyPackage: '空文件，用来把所在文件夹标记为 Python 包。',
+    emptyFile: '空文件。',
+    testsFor: (subject) => `\`${subject}\` 的测试`,
+    exportsDefault: (call) => `默认导出 \`${call}(...)\`（没有文档注释）`,
+    definesUndocumented: (names) => `定义了 ${names}（没有文档注释）`,
+    nothing: '没有文档注释，也没有顶层定义',
+    tests: (n, names) => `${n} 个测试：${names}。`,
+    defines: (names) => `定义了 ${names}。`,
+    script: '可以作为脚本运行（`if __name__ == "__main__"`）。',
+    more: (shown, n) => `${shown} 等（另有 ${n} 个）`,
+  },
+
+  evidence: {
+    sep: '；',
+    line: (file, n, text) => `\`${file}\` 第 ${n} 行：\`${text}\``,
+    lineOnly: (n, text) => `第 ${n} 行：\`${text}\``,
+    depLines: (file, lines) => `\`${file}\` ${lines}`,
+    noRunnerListed: (file, deps) => `\`${file}\` 中没有测试运行器（共 ${deps} 个依赖，没有一个用于测试）`,
+    configures: (file, tool, where) => `\`${file}\` 在 \`${where}\` 中配置了 ${tool}`,
+    coverageEveryRun: (addopts, target) =>
+      `每次运行都通过 pytest-cov 统计覆盖率：\`${addopts}\`${target ? `（统计 \`${target}\`）` : ''}`,
+    testpaths: (line) => `从 \`${line}\` 收集测试`,
+    markers: (line) => `声明了自定义标记（\`${line}\`）`,
+    pythonpath: (line) => `导入通过 \`${line}\` 解析`,
+    declared: (quoted) => `${quoted}（声明的依赖）`,
+    noConfig: (file) => `\`${file}\` 中既没有测试运行器的配置，也没有测试依赖`,
+    toxRuns: (quoted) => `tox 用这一行运行测试：${quoted}`,
+    conftest: (file, importLine, fixtures, count, firstAt) =>
+      `\`${file}\`（pytest 的 fixture 文件）` +
+      (importLine ? ` ${importLine}` : '') +
+      (count
+        ? `；用 \`@pytest.fixture\` 定义了 fixture ${fixtures}${firstAt ? `（第一个在第 ${firstAt} 行）` : ''}`
+        : ''),
+    noFrameworkImport: (file) => `\`${file}\` 没有导入测试框架`,
+    subclasses: (classes) => `类 ${classes} 继承自 \`unittest.TestCase\``,
+    uses: (names) => `使用了 ${names}`,
+    testFunctions: (n, style) =>
+      `${n} 个测试函数` +
+      (style === 'self'
+        ? '，使用 `self.assert...` 断言'
+        : style === 'assert'
+          ? '，使用普通的 `assert` 语句'
+          : ''),
+    takesFixtures: (names) => `这些函数以 pytest fixture 作为参数（${names}）`,
+    grepImport: (statement, files, names) => `grep 在 ${files} 个文件中找到 \`${statement}\`：${names}`,
+    grepImportsFrom: (module, files, names) =>
+      `grep 在 ${files} 个文件中找到了来自 \`${module}\` 的导入：${names}`,
+    plugin: (name, purpose) => `插件 \`${name}\`${purpose ? `：${purpose}` : ''}`,
+    knownPlugins: {
+      'pytest-cov': '覆盖率报告',
+      'pytest-xdist': '并行运行测试（`-n`）',
+      'pytest-mock': '提供 `mocker` fixture',
+      'pytest-asyncio': '异步测试',
+      'pytest-benchmark': '基准测试',
+    },
+    unittestToo: '有些测试是 `unittest` 风格的，pytest 也会收集它们',
+    unittestBuiltIn: '`unittest` 是标准库的一部分，所以不需要测试依赖',
+    orAlso: (command, other) => `${command}（或 ${other}）`,
+    notJson: (file) => `\`${file}\` 无法解析为 JSON`,
+    dependsOn: (file, dep) => `\`${file}\` 依赖 \`${dep}\``,
+    inSection: (quoted, section) => `${quoted}（${section}）`,
+    withLine: (dep, quoted) => `\`${dep}\`${quoted ? `（${quoted}）` : ''}`,
+    endToEnd: (dep) => `\`${dep}\` 用于端到端测试`,
+    npmScript: (quoted) => `${quoted}（npm 脚本）`,
+    coverageScript: (script, command) => `通过 \`${script}\` 脚本统计覆盖率：\`${command}\``,
+    configuresVitest: (file) => `\`${file}\` 配置了 Vitest`,
+    testEnvironment: (quoted) => `测试环境：${quoted}`,
+    coverageConfigured: (quoted) => `配置了覆盖率（${quoted}）`,
+    configExists: (file, tool) => `存在 \`${file}\`（${tool} 的配置文件）`,
+    noTestLibrary: (file) => `\`${file}\` 没有导入测试库（依赖全局的 \`describe\`/\`it\`）`,
+    testCases: (n) => `${n} 个测试用例`,
+    npmTest: (script) => `\`npm test\`（运行 \`${script}\`）`,
+  },
+
+  failed: (reason) => `演示模型无法继续（${reason}）。`,
+
+  noTaskTool: '这次运行中我没有 `task` 工具，所以无法委派。演示模型只会通过子代理来完成工作。',
+  noResult: (result) =>
+    `子代理没有带回结果：\`${result}\`。\n\n` +
+    '它探索到的内容都没有进入我的上下文，所以我没有什么可以报告的。你可以再试一次。',
+  demoNote:
+    '注意：这是离线的**演示模型**（按脚本运行，不联网）。它只熟悉三个示例提示（找出测试框架、总结每个文件、' +
+    '创建并验证一个模块），其他请求都只会得到这样的通用探索。要让真正的模型处理你的请求，请在**设置**中选择一个模型并添加 API 密钥。',
+  frameworkTask: {
+    say: '我把这件事交给一个子代理，这样我自己的上下文能保持精简：它需要打开多少文件都可以，回到我这里的只有它的答案。',
+    description: () => '找出测试框架',
+    prompt: () =>
+      '找出这个项目使用的测试框架。\n\n' +
+      '列出项目文件，阅读依赖文件（requirements.txt、pyproject.toml 或 package.json）和测试配置' +
+      '（pytest.ini、setup.cfg、conftest.py、vitest.config.*、jest.config.*），再看一两个测试文件。' +
+      '报告所用的框架及依据（文件名和能说明问题的那几行），以及你发现的插件或测试配置。',
+  },
+  summarizeTask: {
+    say: '逐个阅读所有文件会塞满我的上下文，所以我把它交给子代理，只保留它的总结。',
+    description: (ext) => `总结${ext ? ` .${ext} ` : '源代码'}文件`,
+    prompt: (ext) =>
+      `找出这个项目中所有的${ext ? ` .${ext} ` : '源代码'}文件（跳过 node_modules），逐个阅读，` +
+      '并根据文件开头的 docstring 或文档注释以及顶层定义，用一两句话总结每个文件的作用。\n\n' +
+      '返回一个 Markdown 列表，每个文件一条，按路径排序。',
+  },
+  createTask: {
+    say: '我让子代理来编写这个模块，然后在这里亲自检查它的成果。',
+    description: () => '新建模块',
+    prompt: () =>
+      '在这个项目中新建一个小模块：可读性辅助函数（统计句子数和计算平均词长），沿用项目的语言和目录结构，' +
+      '带上 docstring 或文档注释，并按照现有测试的风格为它写一个测试。模块名要选一个还不存在的。\n\n' +
+      '不要运行测试。报告你写入的确切路径，以及每个文件的内容。',
+  },
+  exploreTask: {
+    say: '我先派一个子代理去探索这个项目，这样它读过的文件就不会进入我的上下文。',
+    description: () => '探索项目',
+    prompt: (userPrompt) =>
+      '探索这个项目并报告其中的内容。\n\n' +
+      '列出它的文件，阅读 README（或主入口文件）和依赖文件，说明这个项目是做什么的、结构是怎样的。\n\n' +
+      `供参考，用户的原话是：“${userPrompt}”`,
+  },
+  contextNote: (read, reportChars) =>
+    `子代理在它自己的上下文中${read ? `读取了 ${read.files} 个文件（${read.chars} 个字符）` : '完成了阅读'}，` +
+    `这个上下文在它结束时就被丢弃了。回到我这里的只有它那份 ${reportChars} 个字符的报告，所以那些探索都不在我的上下文里。`,
+  frameworkUnclear: (report) => `子代理没能确定测试框架。它的报告如下：\n\n${report}`,
+  frameworkUsed: (framework) => `这个项目用 **${framework}** 做测试。`,
+  evidenceFound: '子代理找到的依据：',
+  alsoConfigured: '另外还配置了：',
+  runThem: (run) => `运行测试：${run}。`,
+  reportAsIs: (report) => `子代理的报告：\n\n${report}`,
+  wentThrough: (n, ext) => `子代理看完了 ${n} 个${ext ? ` .${ext} ` : ''}文件。简要来说：`,
+  unreadableCount: (n) => `有 ${n} 个文件无法读取，列表中已注明是哪些。`,
+  cannotReallyWork: (prompt) =>
+    `我是离线演示模型，没法真正处理“${prompt}”。` + '我能做的是派一个子代理去探索这个项目。下面是它的发现：',
+  noModulePath: (report) => `子代理没有报告我能检查的模块路径，所以我无法验证。它的报告如下：\n\n${report}`,
+  willVerify: (module, test) =>
+    `子代理报告说写入了 \`${module}\`${test ? ` 和 \`${test}\`` : ''}。我来亲自验证，先读${test ? '这两个文件' : '这个文件'}。`,
+  willRun: '两个文件都在，而且测试只导入了模块中定义的名称。现在我来运行测试。',
+  pytestFallback: '这个沙箱里没有安装 pytest，所以我改用普通的 Python 加载测试文件，直接调用其中的测试函数。',
+  createdModule: (module, doc, names) =>
+    `- \`${module}\`：${doc ? `${doc} ` : ''}${names ? `定义了 ${names}。` : '没有找到任何定义。'}`,
+  reportedButUnreadable: (path) => `- \`${path}\`：子代理报告已写入，但我读不到它。`,
+  createdTest: (test, n, framework, names) => `- \`${test}\`：${n} 个 ${framework} 测试（${names}）。`,
+  readingFailed: (list) => `- 读取失败：${list}。`,
+  noImports: (module) => `- 我没有找到测试从 \`${module}\` 导入的任何内容。`,
+  importsFit: (names, from, n) =>
+    `- 我读了这两个文件：测试从 \`${from}\` 导入了 ${names}，模块中${n === 1 ? '有它的定义' : '全都有定义'}。`,
+  importsMissing: (names, module) => `- 问题：测试导入了 ${names}，但 \`${module}\` 中没有定义。`,
+  ranPassed: (shown) => `- 我在这里运行了测试，测试通过了：\n\n${shown}`,
+  runnerMissing: (missing, shown, needs, withPytest) =>
+    `- 我尝试运行测试，但这个沙箱里没有 \`${missing}\`：\n\n${shown}\n\n` +
+    `  要运行它，需要一个装有 ${needs}${withPytest ? ' 和 pytest' : ''} 的沙箱。` +
+    '所以这次验证只是阅读了代码，并没有真正运行测试。',
+  ranFailed: (shown) => `- 我在这里运行了测试，但测试**没有**通过：\n\n${shown}`,
+  verdict: {
+    unchecked: '我没能对照测试检查这个模块。',
+    mismatch: '结论：模块和它的测试还对不上。',
+    pass: '结论：新模块可以正常工作，测试也通过了。',
+    fail: '结论：文件都在，但测试失败了，详见上面的输出。',
+    notRun: '结论：文件都在，彼此也对得上，但测试还没有运行。',
+  },
+  createdHeader: '子代理创建了：',
+  verifiedHeader: '我在这里、在我自己的上下文中亲自做了验证（没有再交给另一个任务）：',
+
+  listStep: '先列出项目的文件。',
+  listingFailed: (error) => `列出文件失败（${error}），我直接尝试读取常见的依赖文件。`,
+  frameworkPlan: (language, hasTests) =>
+    `这是一个 ${language} 项目。我会阅读依赖文件和测试配置文件，${hasTests ? '再看一两个测试文件' : '并查找测试'}，同时用 grep 搜索测试框架的导入。`,
+  noRunnerFound: '依赖中没有测试运行器，没有测试配置，也没有测试框架的导入。',
+  couldNotRead: (list) => `无法读取：${list}。`,
+  couldNotReadList: (list) => `- 无法读取 ${list}。`,
+  filesChecked: (list, read, chars, total) =>
+    `检查过的文件：${list || '无'}。共读取 ${read} 个文件（${chars} 个字符），项目中共有 ${total} 个文件。`,
+  findFirst: (ext) => `先找出所有${ext ? ` .${ext} ` : '源代码'}文件。`,
+  found: (n, ext, batched) =>
+    `找到 ${n} 个${ext ? ` .${ext} ` : '源代码'}文件，${batched ? '分批阅读' : '全部读一遍'}。`,
+  cannotList: (output) => `无法列出文件：${output}`,
+  noneFound: (ext, command) =>
+    `这个项目里没有${ext ? ` .${ext} ` : '源代码'}文件（\`${command}\` 什么也没找到）。`,
+  unreadableLine: (path, error) => `- \`${path}\`：无法读取（${error}）。`,
+  summariesHeading: (ext) => `## 每个${ext ? ` .${ext} ` : '源代码'}文件的作用`,
+  skipped: (n) => `（为了不超出调用次数的限制，还有 ${n} 个文件没有读。）`,
+  lookAtConfig: (test) =>
+    `我先看看项目是怎么配置的，以及${test ? ` \`${test}\` ` : '测试'}是怎么写的，好让新模块和项目保持一致。`,
+  willWrite: (framework, module, test, styleFrom) =>
+    `测试用的是 ${framework}。\`${module}\` 还不存在，所以我来写它，并按同样的风格写 \`${test}\`` +
+    `${styleFrom ? `，导入方式和 \`${styleFrom}\` 导入其模块的方式一样` : ''}。`,
+  writtenLine: (path, result, what) => `- \`${path}\`（${result}）：${what}`,
+  notWritten: (path, error) => `- \`${path}\`：**未写入**（${error}）`,
+  moduleDescription: (doc, names) => `${doc ?? '一个新模块。'} 定义了 ${names}。`,
+  testDescription: (n, framework, names, imported, from) =>
+    `${n} 个 ${framework} 测试（${names}），从 \`${from}\` 导入 ${imported}。`,
+  createdAll: '新建了一个模块和它的测试：',
+  createdSome: '我尝试新建一个模块和它的测试，但并非所有文件都写入成功：',
+  didNotRun: '按照要求，我没有运行测试。',
+  willRead: (list) => `我来读一下 ${list}。`,
+  listingEmpty: (error) => `无法列出项目的文件${error ? `：${error}` : '（列表为空）'}。`,
+  projectHeading: '## 项目概况',
+  fileCounts: (files, language, sources, tests) =>
+    `- 共 ${files} 个文件，主要是 ${language}：${sources} 个源文件，${tests} 个测试文件。`,
+  layout: (folders, files) => `- 顶层文件夹：${folders || '无'}；顶层文件：${files}。`,
+  readmeLine: (path, title, paragraph) =>
+    `- \`${path}\`${title ? ` 的标题是“${title}”` : ''}${paragraph ? `：${paragraph}` : ''}`,
+  manifest: (path, name, description, deps, names) => {
+    const parts: string[] = [];
+    if (name) parts.push(`项目名为 \`${name}\``);
+    if (description) parts.push(`描述为“${description}”`);
+    parts.push(deps ? `列出了 ${deps} 个依赖：${names}` : '没有列出依赖');
+    return `\`${path}\`：${parts.join('；')}。`;
+  },
+  invalidJson: (path) => `\`${path}\` 不是有效的 JSON。`,
+};
+
+const ja: DemoText = {
+  comma: '、',
+  colon: '：',
+  labels: {
+    framework: 'テストフレームワーク',
+    evidence: '根拠',
+    extras: 'プラグインと設定',
+    run: 'テストの実行コマンド',
+  },
+  unknown: '不明',
+  readStats: (files, chars) => `${files} 個のファイル（${chars} 文字）を読みました。`,
+  readStatsPattern: /(\d+) 個のファイル（([\d,]+) 文字）を読みました/,
+  unreadable: '読めませんでした',
+  summary: {
+    emptyPackage: '空のファイルで、フォルダを Python パッケージとして示します。',
+    emptyFile: '空のファイルです。',
+    testsFor: (subject) => `\`${subject}\` のテスト`,
+    exportsDefault: (call) =>
+      `\`${call}(...)\` をデフォルトエクスポートしています（ドキュメントコメントなし）`,
+    definesUndocumented: (names) => `${names} を定義しています（ドキュメントコメントなし）`,
+    nothing: 'ドキュメントコメントもトップレベルの定義もありません',
+    tests: (n, names) => `テストは ${n} 個：${names}。`,
+    defines: (names) => `${names} を定義しています。`,
+    script: 'スクリプトとしても実行できます（`if __name__ == "__main__"`）。',
+    more: (shown, n) => `${shown} ほか ${n} 個`,
+  },
+
+  evidence: {
+    sep: '。',
+    line: (file, n, text) => `\`${file}\` の ${n} 行目：\`${text}\``,
+    lineOnly: (n, text) => `${n} 行目：\`${text}\``,
+    depLines: (file, lines) => `\`${file}\` の ${lines}`,
+    noRunnerListed: (file, deps) =>
+      `\`${file}\` にテストランナーはありません（依存関係は ${deps} 個で、テスト用のものはなし）`,
+    configures: (file, tool, where) => `\`${file}\` の \`${where}\` で ${tool} が設定されています`,
+    coverageEveryRun: (addopts, target) =>
+      `毎回の実行で pytest-cov によりカバレッジを計測：\`${addopts}\`${target ? `（対象は \`${target}\`）` : ''}`,
+    testpaths: (line) => `テストは \`${line}\` から収集されます`,
+    markers: (line) => `カスタムマーカーが宣言されています（\`${line}\`）`,
+    pythonpath: (line) => `インポートは \`${line}\` を通して解決されます`,
+    declared: (quoted) => `${quoted}（宣言された依存関係）`,
+    noConfig: (file) => `\`${file}\` にはテストランナーの設定もテスト用の依存関係もありません`,
+    toxRuns: (quoted) => `tox がテストを実行します：${quoted}`,
+    conftest: (file, importLine, fixtures, count, firstAt) =>
+      `\`${file}\`（pytest の fixture ファイル）` +
+      (importLine ? `の ${importLine}` : '') +
+      (count
+        ? `。\`@pytest.fixture\` で fixture ${fixtures} を定義しています${firstAt ? `（最初は ${firstAt} 行目）` : ''}`
+        : ''),
+    noFrameworkImport: (file) => `\`${file}\` はテストフレームワークをインポートしていません`,
+    subclasses: (classes) => `クラス ${classes} は \`unittest.TestCase\` を継承しています`,
+    uses: (names) => `${names} を使っています`,
+    testFunctions: (n, style) =>
+      `テスト関数が ${n} 個` +
+      (style === 'self'
+        ? '（`self.assert...` を使用）'
+        : style === 'assert'
+          ? '（素の `assert` 文を使用）'
+          : ''),
+    takesFixtures: (names) => `引数として pytest の fixture を受け取っています（${names}）`,
+    grepImport: (statement, files, names) =>
+      `grep で ${files} 個のファイルに \`${statement}\` が見つかりました：${names}`,
+    grepImportsFrom: (module, files, names) =>
+      `grep で ${files} 個のファイルに \`${module}\` からのインポートが見つかりました：${names}`,
+    plugin: (name, purpose) => `プラグイン \`${name}\`${purpose ? `：${purpose}` : ''}`,
+    knownPlugins: {
+      'pytest-cov': 'カバレッジレポート',
+      'pytest-xdist': 'テストの並列実行（`-n`）',
+      'pytest-mock': '`mocker` fixture',
+      'pytest-asyncio': '非同期テスト',
+      'pytest-benchmark': 'ベンチマーク',
+    },
+    unittestToo: '一部のテストは `unittest` 形式ですが、pytest はそれらも収集します',
+    unittestBuiltIn: '`unittest` は標準ライブラリの一部なので、テスト用の依存関係は必要ありません',
+    orAlso: (command, other) => `${command}（または ${other}）`,
+    notJson: (file) => `\`${file}\` を JSON として解析できませんでした`,
+    dependsOn: (file, dep) => `\`${file}\` は \`${dep}\` に依存しています`,
+    inSection: (quoted, section) => `${quoted}（${section}）`,
+    withLine: (dep, quoted) => `\`${dep}\`${quoted ? `（${quoted}）` : ''}`,
+    endToEnd: (dep) => `E2E テスト用の \`${dep}\``,
+    npmScript: (quoted) => `${quoted}（npm スクリプト）`,
+    coverageScript: (script, command) => `\`${script}\` スクリプトでカバレッジを計測：\`${command}\``,
+    configuresVitest: (file) => `\`${file}\` で Vitest が設定されています`,
+    testEnvironment: (quoted) => `テスト環境：${quoted}`,
+    coverageConfigured: (quoted) => `カバレッジが設定されています（${quoted}）`,
+    configExists: (file, tool) => `\`${file}\` があります（${tool} の設定）`,
+    noTestLibrary: (file) =>
+      `\`${file}\` はテストライブラリをインポートしていません（グローバルの \`describe\`/\`it\` を使っています）`,
+    testCases: (n) => `テストケースが ${n} 個`,
+    npmTest: (script) => `\`npm test\`（\`${script}\` を実行）`,
+  },
+
+  failed: (reason) => `デモモデルは処理を続けられませんでした（${reason}）。`,
+
+  noTaskTool:
+    'この実行には `task` ツールがないため、委任できません。デモモデルはサブエージェントを通してしか作業できません。',
+  noResult: (result) =>
+    `サブエージェントから結果が返ってきませんでした：\`${result}\`。\n\n` +
+    'サブエージェントが調べた内容は私のコンテキストに届いていないので、報告できることがありません。もう一度試してみてください。',
+  demoNote:
+    '注：これはオフラインの**デモモデル**です（スクリプトで動作し、ネットワークは使いません）。よく知っているのは 3 つの' +
+    'サンプルプロンプト（テストフレームワークを調べる、各ファイルを要約する、モジュールを作成して検証する）だけで、' +
+    'それ以外の依頼にはこのような一般的な調査で答えます。実際のモデルに依頼を処理させるには、**設定**でモデルを選び、API キーを追加してください。',
+  frameworkTask: {
+    say: 'これはサブエージェントに任せます。そうすれば私自身のコンテキストは小さいままです。サブエージェントは必要なだけファイルを開けますが、私に戻ってくるのはその答えだけです。',
+    description: () => 'テストフレームワークを調べる',
+    prompt: () =>
+      'このプロジェクトが使っているテストフレームワークを調べてください。\n\n' +
+      'プロジェクトのファイルを一覧し、依存関係のファイル（requirements.txt、pyproject.toml または package.json）と' +
+      'テストの設定（pytest.ini、setup.cfg、conftest.py、vitest.config.*、jest.config.*）を読み、テストファイルも一つか二つ見てください。' +
+      'フレームワークを根拠（ファイル名と、それを示す行）とともに報告し、見つかったプラグインやテスト設定も挙げてください。',
+  },
+  summarizeTask: {
+    say: 'すべてのファイルを読むと私のコンテキストが埋まってしまうので、サブエージェントに任せて、要約だけを受け取ります。',
+    description: (ext) => `${ext ? `.${ext} ` : 'ソース'}ファイルを要約する`,
+    prompt: (ext) =>
+      `このプロジェクトの${ext ? ` .${ext} ` : 'ソース'}ファイルをすべて探し（node_modules は除く）、一つずつ読んで、` +
+      'docstring や冒頭のドキュメントコメントとトップレベルの定義をもとに、それぞれの役割を一、二文で要約してください。\n\n' +
+      'ファイルごとに一項目の Markdown リストを、パス順で返してください。',
+  },
+  createTask: {
+    say: 'モジュールはサブエージェントに書いてもらい、その結果はここで私自身が確認します。',
+    description: () => '新しいモジュールを作成する',
+    prompt: () =>
+      'このプロジェクトに小さな新しいモジュールを作成してください。内容は文章の読みやすさを測る補助関数（文の数と単語の平均の長さ）で、' +
+      'プロジェクトの言語と構成に合わせ、docstring またはドキュメントコメントを付けてください。既存のテストと同じスタイルでテストも書いてください。' +
+      'モジュール名はまだ存在しないものを選んでください。\n\n' +
+      'テストは実行しないでください。書き込んだファイルの正確なパスと、各ファイルの内容を報告してください。',
+  },
+  exploreTask: {
+    say: 'まずサブエージェントにプロジェクトを調べてもらいます。そうすれば、読んだファイルが私のコンテキストに入りません。',
+    description: () => 'プロジェクトを調べる',
+    prompt: (userPrompt) =>
+      'このプロジェクトを調べて、何が入っているかを報告してください。\n\n' +
+      'ファイルを一覧し、README（またはメインのエントリポイント）と依存関係のファイルを読んで、' +
+      'どんなプロジェクトで、どのように構成されているかを説明してください。\n\n' +
+      `参考までに、ユーザーの依頼は「${userPrompt}」です。`,
+  },
+  contextNote: (read, reportChars) =>
+    `サブエージェントは自分のコンテキストで${read ? ` ${read.files} 個のファイル（${read.chars} 文字）を読み` : '読み込みを行い'}、` +
+    `そのコンテキストは終了時に破棄されました。私に戻ってきたのは ${reportChars} 文字の報告だけなので、その調査の中身は私のコンテキストには入っていません。`,
+  frameworkUnclear: (report) =>
+    `サブエージェントはテストフレームワークを特定できませんでした。報告は次のとおりです：\n\n${report}`,
+  frameworkUsed: (framework) => `このプロジェクトのテストには **${framework}** が使われています。`,
+  evidenceFound: 'サブエージェントが見つけた根拠：',
+  alsoConfigured: 'ほかに設定されているもの：',
+  runThem: (run) => `テストの実行方法：${run}。`,
+  reportAsIs: (report) => `サブエージェントの報告：\n\n${report}`,
+  wentThrough: (n, ext) =>
+    `サブエージェントは${ext ? ` .${ext} ` : ''}ファイルを ${n} 個読みました。要点は次のとおりです：`,
+  unreadableCount: (n) => `${n} 個のファイルは読めませんでした。どのファイルかはリストに書いてあります。`,
+  cannotReallyWork: (prompt) =>
+    `私はオフラインのデモモデルなので、「${prompt}」に実際に取り組むことはできません。` +
+    'できるのは、サブエージェントにプロジェクトを調べてもらうことです。わかったことは次のとおりです：',
+  noModulePath: (report) =>
+    `サブエージェントの報告に確認できるモジュールのパスがないため、何も検証できません。報告は次のとおりです：\n\n${report}`,
+  willVerify: (module, test) =>
+    `サブエージェントは \`${module}\`${test ? ` と \`${test}\`` : ''} を書いたと報告しています。私自身で検証します。まず${test ? '両方のファイル' : 'そのファイル'}を読みます。`,
+  willRun:
+    '両方のファイルがあり、テストはモジュールが定義している名前だけをインポートしています。では、テストを実行します。',
+  pytestFallback:
+    'このサンドボックスには pytest が入っていないので、テストファイルを素の Python で読み込み、テスト関数を直接呼び出します。',
+  createdModule: (module, doc, names) =>
+    `- \`${module}\`：${doc ? `${doc} ` : ''}${names ? `${names} を定義しています。` : '定義は見つかりませんでした。'}`,
+  reportedButUnreadable: (path) =>
+    `- \`${path}\`：サブエージェントは書いたと報告していますが、私には読めませんでした。`,
+  createdTest: (test, n, framework, names) => `- \`${test}\`：${framework} のテストが ${n} 個（${names}）。`,
+  readingFailed: (list) => `- 読み込みに失敗：${list}。`,
+  noImports: (module) => `- テストが \`${module}\` から何かをインポートしている箇所は見つかりませんでした。`,
+  importsFit: (names, from, n) =>
+    `- 両方のファイルを読みました：テストは \`${from}\` から ${names} をインポートしており、モジュールは${n === 1 ? 'それを' : 'そのすべてを'}定義しています。`,
+  importsMissing: (names, module) =>
+    `- 問題：テストは ${names} をインポートしていますが、\`${module}\` には定義されていません。`,
+  ranPassed: (shown) => `- ここでテストを実行し、成功しました：\n\n${shown}`,
+  runnerMissing: (missing, shown, needs, withPytest) =>
+    `- テストを実行しようとしましたが、このサンドボックスでは \`${missing}\` が使えません：\n\n${shown}\n\n` +
+    `  実行するには ${needs}${withPytest ? ' と pytest' : ''} のあるサンドボックスが必要です。` +
+    'そのため、この検証はコードを読んだ結果であり、テストを実行したものではありません。',
+  ranFailed: (shown) => `- ここでテストを実行しましたが、**失敗しました**：\n\n${shown}`,
+  verdict: {
+    unchecked: 'モジュールをテストと照らし合わせて確認できませんでした。',
+    mismatch: '結論：モジュールとテストはまだ噛み合っていません。',
+    pass: '結論：新しいモジュールは動作し、テストも成功しました。',
+    fail: '結論：ファイルはありますが、テストが失敗しています。上の出力を見てください。',
+    notRun: '結論：ファイルはあり、互いに整合していますが、テストはまだ実行していません。',
+  },
+  createdHeader: 'サブエージェントが作成したもの：',
+  verifiedHeader:
+    '検証は私自身がここで、自分のコンテキストの中で行いました（別のタスクには任せていません）：',
+
+  listStep: 'まずプロジェクトのファイルを一覧します。',
+  listingFailed: (error) =>
+    `ファイルの一覧に失敗しました（${error}）。よくある依存関係のファイルを直接読んでみます。`,
+  frameworkPlan: (language, hasTests) =>
+    `これは ${language} のプロジェクトです。依存関係とテスト設定のファイルを読み、${hasTests ? 'テストファイルを一つか二つ見て' : 'テストを探して'}、テストフレームワークのインポートを grep で検索します。`,
+  noRunnerFound:
+    '依存関係にテストランナーはなく、テストの設定もテストフレームワークのインポートも見つかりませんでした。',
+  couldNotRead: (list) => `読めなかったファイル：${list}。`,
+  couldNotReadList: (list) => `- ${list} を読めませんでした。`,
+  filesChecked: (list, read, chars, total) =>
+    `確認したファイル：${list || 'なし'}。プロジェクトの ${total} 個のファイルのうち、${read} 個のファイル（${chars} 文字）を読みました。`,
+  findFirst: (ext) => `まず${ext ? ` .${ext} ` : 'ソース'}ファイルをすべて探します。`,
+  found: (n, ext, batched) =>
+    `${ext ? `.${ext} ` : 'ソース'}ファイルが ${n} 個見つかりました。${batched ? '何回かに分けて読みます' : 'すべて読みます'}。`,
+  cannotList: (output) => `ファイルを一覧できませんでした：${output}`,
+  noneFound: (ext, command) =>
+    `このプロジェクトには${ext ? ` .${ext} ` : 'ソース'}ファイルがありません（\`${command}\` では何も見つかりませんでした）。`,
+  unreadableLine: (path, error) => `- \`${path}\`：読めませんでした（${error}）。`,
+  summariesHeading: (ext) => `## 各${ext ? ` .${ext} ` : 'ソース'}ファイルの役割`,
+  skipped: (n) => `（呼び出し回数の上限を超えないよう、残りの ${n} 個のファイルは読んでいません。）`,
+  lookAtConfig: (test) =>
+    `新しいモジュールがプロジェクトになじむように、プロジェクトの設定と${test ? ` \`${test}\` ` : 'テスト'}の書き方を確認します。`,
+  willWrite: (framework, module, test, styleFrom) =>
+    `テストには ${framework} が使われています。\`${module}\` はまだないので、これを書き、同じスタイルで \`${test}\` も書きます` +
+    `${styleFrom ? `（インポートの仕方は \`${styleFrom}\` に合わせます）` : ''}。`,
+  writtenLine: (path, result, what) => `- \`${path}\`（${result}）：${what}`,
+  notWritten: (path, error) => `- \`${path}\`：**書き込めませんでした**（${error}）`,
+  moduleDescription: (doc, names) => `${doc ?? '新しいモジュール。'} ${names} を定義しています。`,
+  testDescription: (n, framework, names, imported, from) =>
+    `${framework} のテストが ${n} 個（${names}）。\`${from}\` から ${imported} をインポートしています。`,
+  createdAll: '新しいモジュールとそのテストを作成しました：',
+  createdSome: '新しいモジュールとテストを作成しようとしましたが、書き込めなかったファイルがあります：',
+  didNotRun: '指示どおり、テストは実行していません。',
+  willRead: (list) => `${list} を読みます。`,
+  listingEmpty: (error) =>
+    `プロジェクトのファイルを一覧できませんでした${error ? `：${error}` : '（一覧が空でした）'}。`,
+  projectHeading: '## プロジェクトの概要',
+  fileCounts: (files, language, sources, tests) =>
+    `- ファイルは ${files} 個で、主に ${language} です：ソースファイルが ${sources} 個、テストファイルが ${tests} 個。`,
+  layout: (folders, files) => `- 最上位のフォルダ：${folders || 'なし'}。最上位のファイル：${files}。`,
+  readmeLine: (path, title, paragraph) =>
+    `- \`${path}\`${title ? ` のタイトルは「${title}」` : ''}${paragraph ? `：${paragraph}` : ''}`,
+  manifest: (path, name, description, deps, names) => {
+    const parts: string[] = [];
+    if (name) parts.push(`プロジェクト名は \`${name}\``);
+    if (description) parts.push(`説明は「${description}」`);
+    parts.push(deps ? `依存関係は ${deps} 個（${names}）` : '依存関係はなし');
+    return `\`${path}\`：${parts.join('、')}。`;
+  },
+  invalidJson: (path) => `\`${path}\` は有効な JSON ではありません。`,
+};
+
+/** The demo model's words, by language. */
+export const DEMO_TEXT: Record<Lang, DemoText> = { en, zh, ja };

@@ -1,0 +1,93 @@
+/**
+ * What the demo model reads from a request: the turn it is in (the latest user prompt and the tool
+ * calls made since), and the shape of the step it answers with. Both the model (`demo.ts`) and
+ * its plans (`demo-plans.ts`) build on these, so they live apart from either.
+ */
+import type { Message, ToolUseBlock } from '../core/messages';
+import type { ModelRequest } from '../core/model';
+
+/** What the model does next: some text, and tool calls unless it is done. */
+export interface Plan {
+  text?: string;
+  calls?: Array<{ name: string; input: Record<string, unknown> }>;
+}
+
+/** One tool call of the current turn, with what it returned (absent while it is running). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+  output?: string;
+}
+
+/** The current turn: the prompt that started it and the tool calls made since, per model call. */
+export interface Turn {
+  prompt: string;
+  steps: ToolCall[][];
+  /** The working directory named by the system prompt. */
+  workdir: string;
+}
+
+/** The latest user prompt and every tool call made after it (the turn's progress). */
+export function readTurn(request: Pick<ModelRequest, 'system' | 'messages'>): Turn {
+  const { messages } = request;
+  let start = -1;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (isPrompt(messages[i])) {
+      start = i;
+      break;
+    }
+  }
+  const prompt = start < 0 ? '' : promptText(messages[start]);
+  const steps: ToolCall[][] = [];
+  for (let i = start + 1; i < messages.length; i++) {
+    const message = messages[i];
+    if (message.role !== 'assistant') continue;
+    const uses = message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+    const next = messages[i + 1];
+    const results = new Map<string, string>();
+    if (next?.role === 'user' && Array.isArray(next.content)) {
+      for (const block of next.content) {
+        if (block.type === 'tool_result') results.set(block.tool_use_id, resultText(block.content));
+      }
+    }
+    steps.push(
+      uses.map((use) => ({
+        id: use.id,
+        name: use.name,
+        input:
+          typeof use.input === 'object' && use.input !== null ? (use.input as Record<string, unknown>) : {},
+        output: results.get(use.id),
+      })),
+    );
+  }
+  const workdir = /^You are a coding (?:sub)?agent at (.*?)\. /.exec(request.system)?.[1] ?? '.';
+  return { prompt, steps, workdir };
+}
+
+function isPrompt(message: Message): boolean {
+  if (message.role !== 'user') return false;
+  if (typeof message.content === 'string') return true;
+  return message.content.length > 0 && message.content.every((b) => b.type === 'text');
+}
+
+function promptText(message: Message): string {
+  if (typeof message.content === 'string') return message.content;
+  return message.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+}
+
+/** tool_result content is a string in our loops; tolerate the API's block-array form too. */
+function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((b) => (b && typeof b === 'object' && 'text' in b ? String((b as { text: unknown }).text) : ''))
+      .join('');
+  }
+  return String(content ?? '');
+}
+
+/** True when the request comes from a subagent loop (its system prompt says so). */
+export function isSubagentRequest(request: Pick<ModelRequest, 'system'>): boolean {
+  return request.system.startsWith('You are a coding subagent');
+}
