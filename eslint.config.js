@@ -3,6 +3,17 @@ import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
 import ts from 'typescript-eslint';
 
+/** Forbids Node's modules in the app, and the given imports in one folder (tests excepted). */
+function layer(files, forbidden, message) {
+  const patterns = [{ group: ['node:*'], message: 'the app runs in browsers and workers' }];
+  if (forbidden.length) patterns.push({ group: forbidden, message });
+  return {
+    files: [`${files}/*.ts`, `${files}/*.svelte`],
+    ignores: ['src/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns }] },
+  };
+}
+
 export default ts.config(
   {
     ignores: ['dist/', 'node_modules/', 'samples/', 'test-results/', 'playwright-report/', 'bench-results/'],
@@ -16,12 +27,22 @@ export default ts.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  {
-    // The app runs in browsers and workers: only tests and tooling may use Node's modules.
-    files: ['src/**/*.ts', 'src/**/*.svelte'],
-    ignores: ['src/**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['node:*'] }] },
-  },
+  // The app runs in browsers and workers: only tests and tooling may use Node's modules. And the
+  // layers are checked, not hoped for (see the README's "Where things live"):
+  //   core                imports nothing of ours
+  //   models, sandbox     never the screen, the page's owners, or the workers
+  //   run, settings       never the screen, the page's owners, or the workers
+  //   workers             never the screen or the page's owners
+  layer('src/**', []),
+  layer('src/core/**', ['../*', '!./*'], 'core imports nothing of ours'),
+  ...['models', 'sandbox', 'run', 'settings'].map((folder) =>
+    layer(
+      `src/${folder}/**`,
+      ['**/ui/**', '**/page/**', '**/workers/**'],
+      `${folder} is below the workers and the page`,
+    ),
+  ),
+  layer('src/workers/**', ['**/ui/**', '**/page/**'], 'workers do not import the page'),
   {
     files: ['**/*.svelte', '**/*.svelte.ts'],
     languageOptions: { parserOptions: { parser: ts.parser, extraFileExtensions: ['.svelte'] } },

@@ -9,8 +9,37 @@
  * impossible at the tool layer. `task` itself is handled by the loop (src/core/loop.ts), which
  * hands it to an injected subagent runner.
  */
-import type { Sandbox } from '../sandbox/sandbox';
 import type { AgentId } from './messages';
+
+export interface ExecOptions {
+  /** The command is stopped after this long and reported as timed out. */
+  timeoutMs: number;
+  /** Stops the command early (the user pressed Stop). */
+  signal?: AbortSignal;
+  /** Which agent runs it: files it changes are attributed to that agent. */
+  agent?: AgentId;
+}
+
+export interface ExecResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+  timedOut: boolean;
+}
+
+/**
+ * What the tools need of a sandbox (src/sandbox/ implements it). Paths given to it are absolute:
+ * the tools resolve the model's relative paths against `workdir` and refuse the ones that escape.
+ */
+export interface ToolSandbox {
+  /** The project directory: WORKDIR in the system prompts. */
+  readonly workdir: string;
+  exec(command: string, options: ExecOptions): Promise<ExecResult>;
+  /** Reads a text file; rejects with a message naming the path when it is missing. */
+  readFile(path: string): Promise<string>;
+  /** Writes a text file, creating parent directories. */
+  writeFile(path: string, content: string, agent?: AgentId): Promise<void>;
+}
 
 export interface ToolSchema {
   name: string;
@@ -185,7 +214,10 @@ function codePoints(text: string): number {
 }
 
 /** The four base tools' handlers over one sandbox, with the reference's result strings. */
-export function baseToolHandlers(sandbox: Sandbox, options: ToolOptions = {}): Record<string, ToolHandler> {
+export function baseToolHandlers(
+  sandbox: ToolSandbox,
+  options: ToolOptions = {},
+): Record<string, ToolHandler> {
   const cap = options.outputChars ?? LIMITS.outputChars;
   const timeoutMs = options.bashTimeoutMs ?? LIMITS.bashTimeoutMs;
   const workdir = sandbox.workdir;

@@ -8,7 +8,8 @@
 import * as Comlink from 'comlink';
 import type { RuntimeProgress } from '../sandbox/runtimes';
 import type { FileChange } from '../sandbox/sandbox';
-import type { SampleName, SandboxWorkerApi } from '../workers/protocol';
+import type { SampleName } from '../sandbox/samples';
+import type { SandboxWorkerApi } from '../workers/protocol';
 import SandboxWorker from '../workers/sandbox.ts?worker';
 import type { SandboxHost } from './sandbox-host';
 import { failureOf } from './worker-failure';

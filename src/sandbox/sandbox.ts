@@ -7,24 +7,11 @@
  * `workdir` and refuse the ones that escape it before they get here.
  */
 import type { AgentId } from '../core/messages';
+import type { ExecOptions, ExecResult, ToolSandbox } from '../core/tools';
 
 export type SandboxKind = 'local' | 'webcontainer';
 
-export interface ExecOptions {
-  /** The command is stopped after this long and reported as timed out. */
-  timeoutMs: number;
-  /** Stops the command early (the user pressed Stop). */
-  signal?: AbortSignal;
-  /** Which agent runs it: files it changes are attributed to that agent. */
-  agent?: AgentId;
-}
-
-export interface ExecResult {
-  stdout: string;
-  stderr: string;
-  exitCode: number;
-  timedOut: boolean;
-}
+export type { ExecOptions, ExecResult };
 
 export type FileChangeKind = 'create' | 'modify' | 'delete';
 
@@ -43,15 +30,9 @@ export interface FileEntry {
   size: number;
 }
 
-export interface Sandbox {
+/** A backend: the tools' sandbox (src/core/tools.ts), plus what the screen and the workers need. */
+export interface Sandbox extends ToolSandbox {
   readonly kind: SandboxKind;
-  /** The project directory: WORKDIR in the system prompts. */
-  readonly workdir: string;
-  exec(command: string, options: ExecOptions): Promise<ExecResult>;
-  /** Reads a text file; rejects with a message naming the path when it is missing. */
-  readFile(path: string): Promise<string>;
-  /** Writes a text file, creating parent directories. */
-  writeFile(path: string, content: string, agent?: AgentId): Promise<void>;
   exists(path: string): Promise<boolean>;
   /** Every file and directory below `workdir`, sorted by path. */
   list(): Promise<FileEntry[]>;

@@ -3,7 +3,7 @@
  * An API key is never read from, or written to, a URL.
  */
 import type { Speed } from '../models/config';
-import type { SampleName } from '../workers/protocol';
+import type { SampleName } from '../sandbox/samples';
 
 export type Provider = 'demo' | 'anthropic';
 export type SandboxChoice = 'auto' | 'local' | 'webcontainer';

@@ -2,7 +2,7 @@
  * The three sample prompts of SPEC.md. They are protocol text: never translated, and the buttons
  * that send them are named by exactly this text.
  */
-import type { SampleName } from '../workers/protocol';
+import type { SampleName } from '../sandbox/samples';
 
 export function samplePrompts(sample: SampleName): string[] {
   const ext = sample === 'typescript' ? '.ts' : '.py';

@@ -16,6 +16,7 @@ import type { AgentId, Message } from '../core/messages';
 import type { RuntimeProgress } from '../sandbox/runtimes';
 import type { ExecResult, FileChange, FileEntry } from '../sandbox/sandbox';
 import type { ModelConfig } from '../models/config';
+import type { SampleName } from '../sandbox/samples';
 
 export interface AgentSettings {
   model: ModelConfig;
@@ -92,8 +93,6 @@ export interface SandboxRemote {
   exists(path: string): Promise<boolean>;
   list(): Promise<FileEntry[]>;
 }
-
-export type SampleName = 'python' | 'typescript';
 
 /**
  * The sandbox worker's URL fragment when the page's first inline script starts it

@@ -10,7 +10,8 @@ import type { FileChange } from '../sandbox/sandbox';
 import { create } from '../sandbox/local';
 import { loadSample } from '../sandbox/samples';
 import { readUrlSettings } from '../settings/url-settings';
-import { EARLY_BOOT_FRAGMENT, type SampleName, type SandboxRemote, type SandboxWorkerApi } from './protocol';
+import type { SampleName } from '../sandbox/samples';
+import { EARLY_BOOT_FRAGMENT, type SandboxRemote, type SandboxWorkerApi } from './protocol';
 
 let sandbox: Awaited<ReturnType<typeof create>> | undefined;
 let runtimeListener: ((progress: RuntimeProgress) => void) | undefined;
