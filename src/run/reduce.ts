@@ -168,10 +168,14 @@ export function streamInto(draft: AssistantBlock[] | null, event: StreamEvent): 
       if (block?.type === 'tool_use') {
         const partial = ((block as { partial?: string }).partial ?? '') + event.partial_json;
         let input = block.input;
-        try {
-          input = JSON.parse(partial);
-        } catch {
-          // Not complete yet: keep showing the last parsable input.
+        // Only an input that could be complete is parsed: a failed parse throws, and throwing on
+        // every delta of a long input made replaying a record many times slower.
+        if (partial.trimEnd().endsWith('}')) {
+          try {
+            input = JSON.parse(partial);
+          } catch {
+            // Not complete yet: keep showing the last parsable input.
+          }
         }
         next[event.index] = { ...block, input, partial } as AssistantBlock;
       }

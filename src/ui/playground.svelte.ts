@@ -18,6 +18,7 @@ import { bootFailure, SandboxSession } from '../page/sandbox-session.svelte';
 import { MAX_RECORD_BYTES, parseRecord, RecordError } from '../run/check';
 import { resumableHistory, runFigures } from '../run/figures';
 import { LiveRun } from '../run/live';
+import { modelCalls } from '../run/measures';
 import {
   REFERENCE_LIMITS,
   type RecordOrigin,
@@ -121,6 +122,12 @@ export class Playground {
     return this.#run ? this.shown.status : this.boot;
   });
   running = $derived(this.live.status.kind === 'running');
+  /** Every model call of the shown record with its context (the chart, the per-agent totals). */
+  calls = $derived.by(() => {
+    void this.steps; // a live record grows in place
+    const record = this.record;
+    return record ? modelCalls(record) : { calls: [], tasks: [] };
+  });
   /** The shown record is the live one and it is at its end. */
   atLive = $derived(this.opened === null && this.step === null);
 
@@ -165,6 +172,29 @@ export class Playground {
   /** The record on screen: the opened one, or the live conversation's. */
   get record(): RunRecord | null {
     return this.opened?.record ?? this.#run?.record ?? null;
+  }
+
+  /** Calls, input, output and cache tokens of one agent up to the shown step. */
+  agentTotals(agent: AgentId) {
+    const upTo = this.shown.applied - 1;
+    const totals = { calls: 0, input: 0, output: 0, cacheRead: 0, cacheCreation: 0, counted: true };
+    for (const call of this.calls.calls) {
+      if (call.agent !== agent || call.event > upTo) continue;
+      totals.calls++;
+      totals.input += call.context;
+      totals.output += call.output;
+      totals.counted &&= call.counted;
+    }
+    const usage =
+      this.shown.parent.id === agent
+        ? this.shown.parent.usage
+        : this.shown.subagents.find((a) => a.id === agent)?.usage;
+    if (totals.counted && usage) {
+      totals.input = usage.input_tokens;
+      totals.cacheRead = usage.cache_read_input_tokens ?? 0;
+      totals.cacheCreation = usage.cache_creation_input_tokens ?? 0;
+    }
+    return totals;
   }
 
   get origin(): RecordOrigin {
@@ -471,6 +501,14 @@ export class Playground {
     this.playback.pause();
     this.closeOpened();
     this.step = null;
+  }
+
+  /** Shows the run at the step of one of its events (a segment clicked in the timeline). */
+  stepToEvent(index: number): void {
+    const replay = this.opened?.replay ?? this.#replay;
+    if (!replay) return;
+    this.playback.pause();
+    this.step = replay.stepOfEvent(index);
   }
 
   /** The record's time of a step, in ms since it started. */

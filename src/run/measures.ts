@@ -1,0 +1,281 @@
+/**
+ * What the charts read from a record: every model call with the context it was sent (the chart
+ * "Context per model call"), every worker's life with its model and tool calls (the "Workers
+ * timeline"), and a run's totals (the comparison). Pure functions of the record, like the view.
+ *
+ * A call's context is its request's input tokens: the API's count (input plus both cache fields)
+ * when a real model answered, else an estimate from the array's characters (SPEC.md).
+ */
+import type { AgentId, Message } from '../core/messages';
+import { estimateTokens, messageChars } from './figures';
+import type { RecordEvent, RunRecord } from './record';
+import { contextOf } from './reduce';
+
+export interface CallPoint {
+  /** 1, 2, ... in the order calls were made across all agents. */
+  n: number;
+  agent: AgentId;
+  /** The agent's own call number. */
+  call: number;
+  /** Input tokens of the request (counted or estimated). */
+  context: number;
+  output: number;
+  counted: boolean;
+  /** Index in the record of the call's `model_start`. */
+  event: number;
+  start: number;
+  end: number | null;
+}
+
+export interface TaskSpan {
+  agent: AgentId;
+  from: AgentId;
+  /** The call number (CallPoint.n) after which it started, and after which it returned. */
+  startAfter: number;
+  endAfter: number | null;
+  state: 'running' | 'discarded' | 'stopped' | 'failed';
+}
+
+export interface Segment {
+  kind: 'model' | 'tool';
+  label: string;
+  start: number;
+  end: number;
+  /** Index in the record of the event that began it (a click steps there). */
+  event: number;
+}
+
+export interface WorkerRow {
+  id: string;
+  /** Who started it (subagents), for the tree. */
+  from: string | null;
+  depth: number;
+  start: number;
+  /** Null while it lives. */
+  end: number | null;
+  segments: Segment[];
+}
+
+export interface RunTotals {
+  /** The parent's context at the end: the context of its last call. */
+  parentContext: number;
+  /** Every call's context plus output, summed over all agents. */
+  cost: number;
+  calls: number;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheCreation: number;
+  counted: boolean;
+  agents: number;
+}
+
+/** Every model call of a record, with its context. */
+export function modelCalls(record: RunRecord): { calls: CallPoint[]; tasks: TaskSpan[] } {
+  const counted = record.settings.provider === 'anthropic';
+  // Each agent's array as running sums of its messages' sizes: sums[i] = chars of messages 0..i-1.
+  const sums = new Map<AgentId, number[]>([['parent', [0]]]);
+  const sized = (messages: readonly Message[]) => {
+    const out = [0];
+    for (const m of messages) out.push(out[out.length - 1] + messageChars(m));
+    return out;
+  };
+  const open = new Map<AgentId, CallPoint>();
+  const calls: CallPoint[] = [];
+  const tasks: TaskSpan[] = [];
+  record.events.forEach((event, i) => {
+    switch (event.type) {
+      case 'spawn':
+        sums.set(event.agent, sized(event.messages));
+        tasks.push({
+          agent: event.agent,
+          from: event.from,
+          startAfter: calls.length,
+          endAfter: null,
+          state: 'running',
+        });
+        break;
+      case 'agent_state': {
+        const task = tasks.find((t) => t.agent === event.agent);
+        if (task) {
+          task.endAfter = calls.length;
+          task.state = event.state;
+        }
+        break;
+      }
+      case 'message': {
+        const sum = sums.get(event.agent) ?? [0];
+        sum.length = event.index + 1;
+        sum.push(sum[event.index] + messageChars(event.message));
+        sums.set(event.agent, sum);
+        // An estimated call's output is the size of the response it appended.
+        const last =
+          event.message.role === 'assistant' ? calls.findLast((c) => c.agent === event.agent) : undefined;
+        if (last && !last.counted) last.output = estimateTokens(messageChars(event.message));
+        break;
+      }
+      case 'model_start': {
+        const point: CallPoint = {
+          n: calls.length + 1,
+          agent: event.agent,
+          call: event.call,
+          context: estimateTokens(sums.get(event.agent)?.at(-1) ?? 0),
+          output: 0,
+          counted: false,
+          event: i,
+          start: event.t,
+          end: null,
+        };
+        calls.push(point);
+        open.set(event.agent, point);
+        break;
+      }
+      case 'model_end': {
+        const point = open.get(event.agent);
+        if (!point) break;
+        open.delete(event.agent);
+        point.end = event.t;
+        if (counted && event.usage) {
+          point.context = contextOf(event.usage);
+          point.output = event.usage.output_tokens;
+          point.counted = true;
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  });
+  return { calls, tasks };
+}
+
+/** A run's totals (SPEC.md, "How the saving is counted"). */
+export function runTotals(record: RunRecord): RunTotals {
+  const { calls } = modelCalls(record);
+  const parentCalls = calls.filter((c) => c.agent === 'parent');
+  const usage = { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 };
+  if (record.settings.provider === 'anthropic') {
+    for (const event of record.events) {
+      if (event.type !== 'model_end' || !event.usage) continue;
+      usage.input += event.usage.input_tokens;
+      usage.output += event.usage.output_tokens;
+      usage.cacheRead += event.usage.cache_read_input_tokens ?? 0;
+      usage.cacheCreation += event.usage.cache_creation_input_tokens ?? 0;
+    }
+  }
+  return {
+    parentContext: parentCalls.at(-1)?.context ?? 0,
+    cost: calls.reduce((sum, c) => sum + c.context + c.output, 0),
+    calls: calls.length,
+    ...usage,
+    counted: calls.length > 0 && calls.every((c) => c.counted),
+    agents: new Set(calls.map((c) => c.agent)).size,
+  };
+}
+
+/** Every worker of a record, from created (or the record's start) to terminated, with its calls. */
+export function workersTimeline(record: RunRecord): { rows: WorkerRow[]; end: number } {
+  const rows = new Map<string, WorkerRow>();
+  const row = (id: string, t: number): WorkerRow => {
+    let r = rows.get(id);
+    if (!r) {
+      r = { id, from: null, depth: 0, start: t, end: null, segments: [] };
+      rows.set(id, r);
+    }
+    return r;
+  };
+  const openModel = new Map<string, { start: number; event: number; call: number }>();
+  const openTools = new Map<string, { agent: string; name: string; start: number; event: number }>();
+  const end = record.events.at(-1)?.t ?? 0;
+  record.events.forEach((event: RecordEvent, i) => {
+    switch (event.type) {
+      case 'worker': {
+        const r = row(event.worker, event.t);
+        if (event.phase === 'terminated') r.end = event.t;
+        break;
+      }
+      case 'spawn': {
+        const r = row(event.agent, event.t);
+        r.from = event.from;
+        r.depth = (rows.get(event.from)?.depth ?? 0) + 1;
+        break;
+      }
+      case 'model_start':
+        row(event.agent, event.t);
+        openModel.set(event.agent, { start: event.t, event: i, call: event.call });
+        break;
+      case 'model_end': {
+        const started = openModel.get(event.agent);
+        if (!started) break;
+        openModel.delete(event.agent);
+        row(event.agent, started.start).segments.push({
+          kind: 'model',
+          label: `model call ${started.call}`,
+          start: started.start,
+          end: event.t,
+          event: started.event,
+        });
+        break;
+      }
+      case 'tool_start':
+        openTools.set(`${event.agent}:${event.id}`, {
+          agent: event.agent,
+          name: event.name,
+          start: event.t,
+          event: i,
+        });
+        break;
+      case 'tool_end': {
+        const key = `${event.agent}:${event.id}`;
+        const started = openTools.get(key);
+        if (!started) break;
+        openTools.delete(key);
+        row(event.agent, started.start).segments.push({
+          kind: 'tool',
+          label: event.name,
+          start: started.start,
+          end: event.t,
+          event: started.event,
+        });
+        break;
+      }
+      default:
+        break;
+    }
+  });
+  // Calls still open at the record's end (a live run, or one cut short) run to that end.
+  for (const [agent, started] of openModel) {
+    row(agent, started.start).segments.push({
+      kind: 'model',
+      label: `model call ${started.call}`,
+      start: started.start,
+      end,
+      event: started.event,
+    });
+  }
+  for (const started of openTools.values()) {
+    row(started.agent, started.start).segments.push({
+      kind: 'tool',
+      label: started.name,
+      start: started.start,
+      end,
+      event: started.event,
+    });
+  }
+  return { rows: treeOrder([...rows.values()]), end };
+}
+
+/** The sandbox first, then the parent, then each subagent under the agent that started it. */
+function treeOrder(rows: WorkerRow[]): WorkerRow[] {
+  const out: WorkerRow[] = [];
+  const sandbox = rows.filter((r) => !r.from && r.id !== 'parent' && !r.id.startsWith('subagent-'));
+  const visit = (id: string) => {
+    const r = rows.find((x) => x.id === id);
+    if (r) out.push(r);
+    for (const child of rows.filter((x) => x.from === id)) visit(child.id);
+  };
+  out.push(...sandbox);
+  visit('parent');
+  for (const r of rows) if (!out.includes(r)) out.push(r);
+  return out;
+}
