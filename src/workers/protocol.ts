@@ -109,11 +109,21 @@ export interface SandboxRemote {
 export type SampleName = 'python' | 'typescript';
 
 /**
- * The sandbox worker's URL fragment when the page's first inline script starts it
- * (build/early-sandbox.ts), followed by the page's query string: the worker then mounts that
- * page's sample on its own, without waiting for the app's bundle to call `boot`.
+ * The message the page's first inline script posts to the sandbox worker right after creating it
+ * (build/early-sandbox.ts), with the page's query string: the worker then mounts that page's
+ * sample on its own, without waiting for the app's bundle to call `boot`.
  */
-export const EARLY_BOOT_FRAGMENT = '#boot';
+export const EARLY_BOOT_MESSAGE = 's04:early-boot';
+
+export interface EarlyBoot {
+  type: typeof EARLY_BOOT_MESSAGE;
+  /** The page's `location.search`. */
+  search: string;
+}
+
+export function isEarlyBoot(value: unknown): value is EarlyBoot {
+  return isRecord(value) && value.type === EARLY_BOOT_MESSAGE && typeof value.search === 'string';
+}
 
 export interface SandboxWorkerApi extends SandboxRemote {
   /**
