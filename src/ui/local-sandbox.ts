@@ -7,7 +7,7 @@
  */
 import * as Comlink from 'comlink';
 import type { RuntimeProgress } from '../sandbox/runtimes';
-import type { FileChange } from '../sandbox/sandbox';
+import type { FileChange, FileSlice } from '../sandbox/sandbox';
 import type { SampleName, SandboxWorkerApi } from '../workers/protocol';
 import SandboxWorker from '../workers/sandbox.ts?worker';
 import type { SandboxHost } from './sandbox-host';
@@ -50,6 +50,10 @@ export class LocalSandboxHost implements SandboxHost {
 
   readFile(path: string): Promise<string> {
     return this.api.readFile(path);
+  }
+
+  readBytes(path: string, offset: number, length: number): Promise<FileSlice> {
+    return this.api.readBytes(path, offset, length);
   }
 
   dispose(): void {

@@ -10,7 +10,7 @@ import type { LoopEvent, TaskRequest } from '../core/loop';
 import type { AgentId } from '../core/messages';
 import { LIMITS } from '../core/tools';
 import type { RuntimeProgress } from '../sandbox/runtimes';
-import type { FileChange, FileEntry } from '../sandbox/sandbox';
+import type { FileChange, FileEntry, FileSlice } from '../sandbox/sandbox';
 import {
   checkEvent,
   checkReady,
@@ -291,6 +291,12 @@ export class Playground {
     void host?.list().then((files) => {
       if (this.#sandbox === host) this.files = files;
     });
+  }
+
+  /** Reads part of a file of the shared sandbox, and its size, for the viewer. */
+  readBytes(path: string, offset: number, length: number): Promise<FileSlice> {
+    if (!this.#sandbox) return Promise.reject(new Error('The sandbox is not ready'));
+    return this.#sandbox.readBytes(path, offset, length);
   }
 
   /** Reads a file of the shared sandbox for the viewer. */

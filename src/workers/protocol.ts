@@ -14,7 +14,7 @@
 import type { LoopEvent, TaskRequest } from '../core/loop';
 import type { AgentId, Message } from '../core/messages';
 import type { RuntimeProgress } from '../sandbox/runtimes';
-import type { ExecResult, FileChange, FileEntry } from '../sandbox/sandbox';
+import type { ExecResult, FileChange, FileEntry, FileSlice } from '../sandbox/sandbox';
 
 export type Speed = 'instant' | 'normal';
 
@@ -136,6 +136,8 @@ export interface SandboxWorkerApi extends SandboxRemote {
   connect(port: MessagePort): void;
   /** Sends every file change, in batches. */
   watch(listener: (changes: FileChange[]) => void): void;
+  /** Part of a file and its size, for the page's file viewer (not for agents: they read text). */
+  readBytes(path: string, offset: number, length: number): Promise<FileSlice>;
   /** Sends the first-use loading of node (QuickJS) and python3 (Pyodide), for the screen. */
   watchRuntimes(listener: (progress: RuntimeProgress) => void): void;
 }

@@ -110,6 +110,11 @@ const api: SandboxWorkerApi = {
   watchRuntimes(callback) {
     runtimeListener = callback;
   },
+
+  async readBytes(path, offset, length) {
+    const slice = await ready().readBytes(path, offset, length);
+    return Comlink.transfer(slice, [slice.bytes.buffer]);
+  },
 };
 
 Comlink.expose(api);
