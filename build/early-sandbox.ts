@@ -1,12 +1,15 @@
 import type { Plugin } from 'vite';
-import { EARLY_BOOT_FRAGMENT } from '../src/workers/protocol.ts';
+import { EARLY_BOOT_MESSAGE } from '../src/workers/protocol.ts';
 
 /**
  * Starts the offline sandbox's worker from the first line of the built page, before the app's
- * bundle has even downloaded, with the page's query string in the worker URL's fragment
- * (EARLY_BOOT_FRAGMENT), so the worker mounts the page's sample on its own. Compiling just-bash
- * is the slowest part of start-up, and this runs it and the mount while the screen is built. A
- * message would arrive later: Chromium delivers it only once the page's main thread is free.
+ * bundle has even downloaded, and posts it the page's query string (EARLY_BOOT_MESSAGE), so the
+ * worker mounts the page's sample on its own. Compiling just-bash is the slowest part of start-up,
+ * and this runs it and the mount while the screen is built.
+ *
+ * The worker's URL is exactly the one its lazily loaded chunks import it by: one more character
+ * (a `#fragment`, a `?query`) and the browser evaluates a second copy of the module in the same
+ * worker, answering every message twice.
  *
  * The app takes the worker over (src/page/local-sandbox.ts); in dev, src/boot.ts starts it.
  */
@@ -20,9 +23,9 @@ export function earlySandbox(): Plugin {
         const file = Object.keys(context.bundle ?? {}).find((name) => /(^|\/)sandbox-[\w-]+\.js$/.test(name));
         if (!file) throw new Error('early-sandbox: the sandbox worker is not in the bundle');
         const script =
-          `if(new URLSearchParams(location.search).get('sandbox')!=='webcontainer')` +
-          `self.__s04EarlySandbox=new Worker(${JSON.stringify(`/${file}${EARLY_BOOT_FRAGMENT}`)}+location.search,` +
-          `{type:'module',name:'sandbox'})`;
+          `if(new URLSearchParams(location.search).get('sandbox')!=='webcontainer'){` +
+          `const w=self.__s04EarlySandbox=new Worker(${JSON.stringify(`/${file}`)},{type:'module',name:'sandbox'});` +
+          `w.postMessage({type:${JSON.stringify(EARLY_BOOT_MESSAGE)},search:location.search})}`;
         return [{ tag: 'script', children: script, injectTo: 'head-prepend' }];
       },
     },

@@ -1,3 +1,4 @@
+import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 
@@ -14,6 +15,11 @@ import type { Plugin } from 'vite';
  * if ever called, as the browser bundle's do.
  *
  * Only browser builds and the dev server use this: Vitest runs in Node with the real modules.
+ *
+ * The build refuses an unpatched just-bash (patches/, applied by `postinstall`): in a browser its
+ * byte-to-string helpers spread 32-64 KB chunks into `String.fromCharCode`, which overflows a
+ * worker's stack, so `cat`, `head` and `wc` called any file of 64 KB or more missing. Node never
+ * takes that path (it has Buffer), so only browser tests would notice.
  */
 const ESM_ENTRY = fileURLToPath(new URL('../node_modules/just-bash/dist/bundle/index.js', import.meta.url));
 const BUNDLE_DIR = fileURLToPath(new URL('../node_modules/just-bash/dist/bundle/', import.meta.url));
@@ -58,6 +64,30 @@ ${throwing('path', ['basename', 'dirname', 'isAbsolute', 'join', 'relative', 're
 ${throwing('zlib', ['gzipSync', 'gunzipSync'])}`,
 };
 
+/** A spread into `String.fromCharCode` within reach of a 32 or 64 KB chunk size: unpatched. */
+function spreadsLargeChunks(code: string): boolean {
+  for (
+    let at = code.indexOf('String.fromCharCode(...');
+    at >= 0;
+    at = code.indexOf('String.fromCharCode(...', at + 1)
+  ) {
+    if (/\b(32768|65536)\b/.test(code.slice(Math.max(0, at - 120), at + 60))) return true;
+  }
+  return false;
+}
+
+function assertPatched(): void {
+  const dir = `${BUNDLE_DIR}chunks/`;
+  const unpatched = readdirSync(dir).filter(
+    (name) => name.endsWith('.js') && spreadsLargeChunks(readFileSync(dir + name, 'utf8')),
+  );
+  if (unpatched.length > 0) {
+    throw new Error(
+      `just-bash-split: just-bash is not patched (${unpatched.join(', ')}); run \`npm install\`, whose postinstall applies patches/`,
+    );
+  }
+}
+
 export function justBashSplit(): Plugin {
   return {
     name: 's04:just-bash-split',
@@ -65,6 +95,7 @@ export function justBashSplit(): Plugin {
     apply: (_config, env) => env.command === 'build' && !process.env.VITEST,
     // just-bash's own switch for its browser build: drops the Node-only commands and code paths.
     config: () => ({ define: { __BROWSER__: 'true' } }),
+    buildStart: assertPatched,
     resolveId(source, importer) {
       if (source === 'just-bash') return ESM_ENTRY;
       if (!importer?.startsWith(BUNDLE_DIR)) return null;

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, open, test } from './fixtures';
+import { PROMPTS, expect, open, runSample, test } from './fixtures';
 
 /**
  * Start-up of the offline sandbox, and its shell as the browser gets it: just-bash's code-split
@@ -9,17 +9,19 @@ import { expect, open, test } from './fixtures';
  * as the app's, over Comlink's wire format, so nothing of the app stands in between.
  */
 
-/** Starts a probe worker from the built sandbox script, with this URL fragment. */
-async function startProbe(page: Page, fragment: string): Promise<void> {
-  await page.evaluate((fragment) => {
+/**
+ * Starts a probe worker from the built sandbox script; with `search`, it is then posted the early
+ * boot message that the page's first script posts (build/early-sandbox.ts).
+ */
+async function startProbe(page: Page, search?: string): Promise<void> {
+  await page.evaluate((search) => {
     const script = document.querySelector('head script')?.textContent ?? '';
-    const url = /"(\/assets\/sandbox-[\w-]+\.js)/.exec(script)?.[1];
+    const url = /"(\/assets\/sandbox-[\w-]+\.js)"/.exec(script)?.[1];
     if (!url) throw new Error('the early sandbox script is not the first script of the page');
-    (window as unknown as { probe: Worker }).probe = new Worker(url + fragment, {
-      type: 'module',
-      name: 'probe',
-    });
-  }, fragment);
+    const probe = new Worker(url, { type: 'module', name: 'probe' });
+    (window as unknown as { probe: Worker }).probe = probe;
+    if (search !== undefined) probe.postMessage({ type: 's04:early-boot', search });
+  }, search);
 }
 
 /** Calls a method of the probe's sandbox API, as Comlink would. */
@@ -71,15 +73,15 @@ test('the sandbox worker mounts the page’s sample by itself, without waiting f
 }) => {
   await open(page);
 
-  // Started the way the page's first script starts it: the page's query string after #boot.
-  await startProbe(page, '#boot?speed=instant&sample=typescript');
+  // Started the way the page's first script starts it: posted the page's query string.
+  await startProbe(page, '?speed=instant&sample=typescript');
   const files = await mountedFiles(page);
   expect(files.some((path) => path.endsWith('.ts'))).toBe(true);
   expect(files.some((path) => path.endsWith('.py'))).toBe(false);
   await page.evaluate(() => (window as unknown as { probe: Worker }).probe.terminate());
 
-  // Without the fragment it waits to be told which sample to mount.
-  await startProbe(page, '');
+  // Without that message it waits to be told which sample to mount.
+  await startProbe(page);
   await expect(call(page, 'list')).rejects.toThrow('The sandbox is not booted yet');
 });
 
@@ -87,7 +89,7 @@ test('the shell in the browser: commands load on first use, and the Node-only on
   page,
 }) => {
   await open(page);
-  await startProbe(page, '#boot');
+  await startProbe(page, '');
   await mountedFiles(page);
 
   const cases: Array<[string, string]> = [
@@ -121,4 +123,25 @@ test('once the sandbox is ready, the parent’s worker is started ahead of the f
   await open(page);
   await expect.poll(() => watch.open('parent')).toEqual(['parent']);
   expect(await page.evaluate(() => performance.getEntriesByName('model:call').length)).toBe(0);
+});
+
+test('the sandbox module is evaluated once in its worker, also after its lazily loaded commands ran', async ({
+  page,
+}) => {
+  await open(page);
+  // The warm-up and the run load command chunks, which import the worker's module by its URL.
+  await runSample(page, PROMPTS.framework);
+  const sandboxes = page.workers().filter((worker) => /\/assets\/sandbox-[\w-]+\.js/.test(worker.url()));
+  expect(sandboxes).toHaveLength(1);
+  const evaluations = () =>
+    sandboxes[0].evaluate(() => performance.getEntriesByName('sandbox:module-evaluated').length);
+  // Not vacuous: command chunks were loaded into that worker.
+  const chunks = await sandboxes[0].evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((entry) => new URL(entry.name).pathname)
+      .filter((path) => /^\/assets\/(cat|grep|find)-\w+-[\w-]+\.js$/.test(path)),
+  );
+  expect(chunks.length).toBeGreaterThan(0);
+  expect(await evaluations()).toBe(1);
 });

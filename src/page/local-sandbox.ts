@@ -7,7 +7,7 @@
  */
 import * as Comlink from 'comlink';
 import type { RuntimeProgress } from '../sandbox/runtimes';
-import type { FileChange } from '../sandbox/sandbox';
+import type { FileChange, FileSlice } from '../sandbox/sandbox';
 import type { SampleName } from '../sandbox/samples';
 import type { SandboxWorkerApi } from '../workers/protocol';
 import SandboxWorker from '../workers/sandbox.ts?worker';
@@ -51,6 +51,10 @@ export class LocalSandboxHost implements SandboxHost {
 
   readFile(path: string): Promise<string> {
     return this.api.readFile(path);
+  }
+
+  readBytes(path: string, offset: number, length: number): Promise<FileSlice> {
+    return this.api.readBytes(path, offset, length);
   }
 
   dispose(): void {

@@ -8,7 +8,7 @@
  * (src/workers/protocol.ts) through Comlink, so the agents cannot tell the two apart.
  */
 import type { RuntimeProgress } from '../sandbox/runtimes';
-import type { FileChange, FileEntry, SandboxKind } from '../sandbox/sandbox';
+import type { FileChange, FileEntry, FileSlice, SandboxKind } from '../sandbox/sandbox';
 
 export interface SandboxHost {
   readonly kind: SandboxKind;
@@ -20,6 +20,8 @@ export interface SandboxHost {
   watch(listener: (changes: FileChange[]) => void): Promise<void>;
   list(): Promise<FileEntry[]>;
   readFile(path: string): Promise<string>;
+  /** Part of a file and its size (see Sandbox.readBytes). */
+  readBytes(path: string, offset: number, length: number): Promise<FileSlice>;
   /** Sends the first-use loading of language runtimes, where the backend has them. */
   watchRuntimes?(listener: (progress: RuntimeProgress) => void): Promise<void>;
   /** Stops the sandbox (its worker, or its file watch and ports). */

@@ -9,7 +9,7 @@
  * failure is the boot's.
  */
 import type { RuntimeProgress } from '../sandbox/runtimes';
-import type { FileChange, FileEntry } from '../sandbox/sandbox';
+import type { FileChange, FileEntry, FileSlice } from '../sandbox/sandbox';
 import type { UrlSettings } from '../settings/url-settings';
 import { LocalSandboxHost } from './local-sandbox';
 import { SANDBOX_LABELS, type SandboxHost } from './sandbox-host';
@@ -169,6 +169,12 @@ export class SandboxSession {
   readFile(path: string): Promise<string> {
     if (!this.#host) return Promise.reject(new Error('The sandbox is not ready'));
     return this.#host.readFile(path);
+  }
+
+  /** Reads part of a file, and its size, for the viewer (a large file is paged, never copied whole). */
+  readBytes(path: string, offset: number, length: number): Promise<FileSlice> {
+    if (!this.#host) return Promise.reject(new Error('The sandbox is not ready'));
+    return this.#host.readBytes(path, offset, length);
   }
 
   dispose(): void {

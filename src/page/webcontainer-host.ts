@@ -17,7 +17,7 @@
  */
 import * as Comlink from 'comlink';
 import type { AgentId } from '../core/messages';
-import type { FileChange, FileEntry, Sandbox } from '../sandbox/sandbox';
+import type { ByteReader, FileChange, FileEntry, FileSlice, Sandbox } from '../sandbox/sandbox';
 import { bootWebContainer, DEFAULT_BOOT_TIMEOUT_MS } from '../sandbox/webcontainer-boot';
 import type { ShellOutcome, ShellRunner } from '../sandbox/webcontainer-shell';
 import type { SampleName } from '../sandbox/samples';
@@ -99,7 +99,7 @@ export function workerShell(): ShellRunner {
 export class WebContainerSandboxHost implements SandboxHost {
   readonly kind = 'webcontainer' as const;
   readonly ready: Promise<{ workdir: string }>;
-  #sandbox: Sandbox | undefined;
+  #sandbox: (Sandbox & ByteReader) | undefined;
   #listener: ((changes: FileChange[]) => void) | undefined;
   #pending: FileChange[] = [];
   readonly #ports = new Set<MessagePort>();
@@ -139,7 +139,7 @@ export class WebContainerSandboxHost implements SandboxHost {
     return { workdir: sandbox.workdir };
   }
 
-  #ready(): Sandbox {
+  #ready(): Sandbox & ByteReader {
     if (!this.#sandbox || this.#disposed) throw new Error('The WebContainer sandbox is not ready');
     return this.#sandbox;
   }
@@ -170,6 +170,10 @@ export class WebContainerSandboxHost implements SandboxHost {
 
   async readFile(path: string): Promise<string> {
     return this.#ready().readFile(path);
+  }
+
+  async readBytes(path: string, offset: number, length: number): Promise<FileSlice> {
+    return this.#ready().readBytes(path, offset, length);
   }
 
   /** Stops serving and watching; WebContainer itself stays booted (one per page). */

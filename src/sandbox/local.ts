@@ -23,7 +23,17 @@ import { LanguageRuntimes, RUNTIME_COMMAND_NAMES, type RuntimeExec, type Runtime
 import type { PythonHost } from './runtimes/python-host';
 import { isWithin, normalize, osError, parentOf, writeText } from './paths';
 import { SHELL_COMMANDS, normalizeGrepArgs, normalizeXargsArgs } from './shell-args';
-import type { ExecOptions, ExecResult, FileChange, FileEntry, ProjectFiles, Sandbox } from './sandbox';
+import {
+  sliceOf,
+  type ByteReader,
+  type ExecOptions,
+  type ExecResult,
+  type FileChange,
+  type FileEntry,
+  type FileSlice,
+  type ProjectFiles,
+  type Sandbox,
+} from './sandbox';
 
 export const DEFAULT_WORKDIR = '/home/user/project';
 const HOME = '/home/user';
@@ -303,7 +313,7 @@ export interface LocalSandboxOptions {
 }
 
 /** The offline sandbox: a just-bash shell per command over one shared in-memory filesystem. */
-export class LocalSandbox implements Sandbox {
+export class LocalSandbox implements Sandbox, ByteReader {
   readonly kind = 'local' as const;
   readonly #feed: ChangeFeed;
   readonly #runtimes: LanguageRuntimes;
@@ -373,6 +383,13 @@ export class LocalSandbox implements Sandbox {
     if (!stat) throw osError(2, path);
     if (stat.isDirectory) throw osError(21, path);
     return new AgentFs(this.#feed, 'user').readFile(normalize(path));
+  }
+
+  async readBytes(path: string, offset: number, length: number): Promise<FileSlice> {
+    const stat = await this.#feed.fs.stat(normalize(path)).catch(() => null);
+    if (!stat) throw osError(2, path);
+    if (stat.isDirectory) throw osError(21, path);
+    return sliceOf(await this.#feed.fs.readFileBuffer(normalize(path)), offset, length);
   }
 
   /** Writes a text file and its missing parent directories, as the reference's write_file does. */

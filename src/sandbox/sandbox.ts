@@ -30,6 +30,28 @@ export interface FileEntry {
   size: number;
 }
 
+/** Part of a file: its bytes from some offset, and the size of the whole file. */
+export interface FileSlice {
+  size: number;
+  bytes: Uint8Array;
+}
+
+/** What the page's file viewer reads with; the agents' tools read text (readFile). */
+export interface ByteReader {
+  /**
+   * Reads `length` bytes of a file from `offset`, and the file's size: the viewer pages through a
+   * large file without copying all of it between threads.
+   */
+  readBytes(path: string, offset: number, length: number): Promise<FileSlice>;
+}
+
+/** The part of `data` that `readBytes(path, offset, length)` returns. */
+export function sliceOf(data: Uint8Array, offset: number, length: number): FileSlice {
+  const start = Math.min(Math.max(0, Math.floor(offset)), data.length);
+  const end = Math.min(data.length, start + Math.max(0, Math.floor(length)));
+  return { size: data.length, bytes: data.slice(start, end) };
+}
+
 /** A backend: the tools' sandbox (src/core/tools.ts), plus what the screen and the workers need. */
 export interface Sandbox extends ToolSandbox {
   readonly kind: SandboxKind;

@@ -32,7 +32,17 @@ import type { FileSystemTree, IFSWatcher, WebContainerProcess } from '@webcontai
 import type { AgentId } from '../core/messages';
 import { isWithin, normalize, osError, parentOf, writeText } from './paths';
 import { SHELL_COMMANDS } from './shell-args';
-import type { ExecOptions, ExecResult, FileChange, FileEntry, ProjectFiles, Sandbox } from './sandbox';
+import {
+  sliceOf,
+  type ByteReader,
+  type ExecOptions,
+  type ExecResult,
+  type FileChange,
+  type FileEntry,
+  type FileSlice,
+  type ProjectFiles,
+  type Sandbox,
+} from './sandbox';
 import { bootWebContainer, type BootOptions, type WebContainerLike } from './webcontainer-boot';
 import { DevNullFs, WebContainerFs, type Kind, type WebContainerFsState } from './webcontainer-fs';
 import {
@@ -390,7 +400,7 @@ function stub(name: string) {
 }
 
 /** The WebContainer sandbox: just-bash over WebContainer's files, its programs spawned there. */
-export class WebContainerSandbox implements Sandbox {
+export class WebContainerSandbox implements Sandbox, ByteReader {
   readonly kind = 'webcontainer' as const;
   readonly workdir: string;
   readonly home: string;
@@ -517,6 +527,16 @@ export class WebContainerSandbox implements Sandbox {
       if (stat.isDirectory) throw osError(21, path);
       throw error;
     }
+  }
+
+  async readBytes(path: string, offset: number, length: number): Promise<FileSlice> {
+    const fs = this.#shellFs('user');
+    const full = normalize(path);
+    const stat = await fs.stat(full).catch(() => null);
+    if (!stat) throw osError(2, path);
+    if (stat.isDirectory) throw osError(21, path);
+    // WebContainer's fs has no ranged read; the slice still spares the copy to the viewer.
+    return sliceOf(await fs.readFileBuffer(full), offset, length);
   }
 
   /** Writes a text file and its missing parent folders, as the reference's write_file does. */

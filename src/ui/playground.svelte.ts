@@ -12,6 +12,7 @@
 import type { TaskRequest } from '../core/loop';
 import type { AgentId } from '../core/messages';
 import { LIMITS } from '../core/tools';
+import type { FileSlice } from '../sandbox/sandbox';
 import type { ModelConfig } from '../models/config';
 import { AgentWorkers } from '../page/agent-workers';
 import { bootFailure, SandboxSession } from '../page/sandbox-session.svelte';
@@ -239,6 +240,11 @@ export class Playground {
   /** Reads a file of the shared sandbox for the viewer. */
   readFile(path: string): Promise<string> {
     return this.sandbox.readFile(path);
+  }
+
+  /** Reads part of a file of the shared sandbox, and its size, for the viewer. */
+  readBytes(path: string, offset: number, length: number): Promise<FileSlice> {
+    return this.sandbox.readBytes(path, offset, length);
   }
 
   switchToWebContainer(): Promise<void> {

@@ -14,7 +14,7 @@
 import type { LoopEvent, TaskRequest } from '../core/loop';
 import type { AgentId, Message } from '../core/messages';
 import type { RuntimeProgress } from '../sandbox/runtimes';
-import type { ExecResult, FileChange, FileEntry } from '../sandbox/sandbox';
+import type { ExecResult, FileChange, FileEntry, FileSlice } from '../sandbox/sandbox';
 import type { ModelConfig } from '../models/config';
 import type { SampleName } from '../sandbox/samples';
 
@@ -95,11 +95,21 @@ export interface SandboxRemote {
 }
 
 /**
- * The sandbox worker's URL fragment when the page's first inline script starts it
- * (build/early-sandbox.ts), followed by the page's query string: the worker then mounts that
- * page's sample on its own, without waiting for the app's bundle to call `boot`.
+ * The message the page's first inline script posts to the sandbox worker right after creating it
+ * (build/early-sandbox.ts), with the page's query string: the worker then mounts that page's
+ * sample on its own, without waiting for the app's bundle to call `boot`.
  */
-export const EARLY_BOOT_FRAGMENT = '#boot';
+export const EARLY_BOOT_MESSAGE = 's04:early-boot';
+
+export interface EarlyBoot {
+  type: typeof EARLY_BOOT_MESSAGE;
+  /** The page's `location.search`. */
+  search: string;
+}
+
+export function isEarlyBoot(value: unknown): value is EarlyBoot {
+  return isRecord(value) && value.type === EARLY_BOOT_MESSAGE && typeof value.search === 'string';
+}
 
 export interface SandboxWorkerApi extends SandboxRemote {
   /**
@@ -112,6 +122,8 @@ export interface SandboxWorkerApi extends SandboxRemote {
   connect(port: MessagePort): void;
   /** Sends every file change, in batches. */
   watch(listener: (changes: FileChange[]) => void): void;
+  /** Part of a file and its size, for the page's file viewer (not for agents: they read text). */
+  readBytes(path: string, offset: number, length: number): Promise<FileSlice>;
   /** Sends the first-use loading of node (QuickJS) and python3 (Pyodide), for the screen. */
   watchRuntimes(listener: (progress: RuntimeProgress) => void): void;
 }

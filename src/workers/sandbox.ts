@@ -11,7 +11,11 @@ import { create } from '../sandbox/local';
 import { loadSample } from '../sandbox/samples';
 import { readUrlSettings } from '../settings/url-settings';
 import type { SampleName } from '../sandbox/samples';
-import { EARLY_BOOT_FRAGMENT, type SandboxRemote, type SandboxWorkerApi } from './protocol';
+import { isEarlyBoot, type SandboxRemote, type SandboxWorkerApi } from './protocol';
+
+// On the worker's own timeline: one entry per evaluation of this module, so a second copy of it
+// in the same worker (see build/early-sandbox.ts) shows up, and the tests check it never does.
+performance.mark('sandbox:module-evaluated');
 
 let sandbox: Awaited<ReturnType<typeof create>> | undefined;
 let runtimeListener: ((progress: RuntimeProgress) => void) | undefined;
@@ -63,20 +67,32 @@ async function mount(sample: SampleName): Promise<Booted> {
   return { workdir: mounted.workdir, readyAtEpoch };
 }
 
-/** A boot this worker started on its own (EARLY_BOOT_FRAGMENT), until the page's first `boot`. */
+/** A boot this worker started on its own (EARLY_BOOT_MESSAGE), until the page's first `boot`. */
 let early: { sample: SampleName; booted: Promise<Booted> } | undefined;
 
-if (self.location.hash.startsWith(EARLY_BOOT_FRAGMENT)) {
-  const { sample } = readUrlSettings(self.location.hash.slice(EARLY_BOOT_FRAGMENT.length));
+/**
+ * The page's first script posts the page's query string right after `new Worker` (see
+ * build/early-sandbox.ts). It comes by message, not in the worker's URL: lazily loaded chunks
+ * import this module by its bare URL, and a URL that differs from the worker's (a fragment, a
+ * query) would make them evaluate a second copy of it. Listening before Comlink does lets this
+ * message be taken out of Comlink's way.
+ */
+function onEarlyBoot(event: MessageEvent): void {
+  if (!isEarlyBoot(event.data)) return;
+  event.stopImmediatePropagation();
+  self.removeEventListener('message', onEarlyBoot);
+  const { sample } = readUrlSettings(event.data.search);
   const booted = mount(sample);
   booted.catch(() => {}); // reported to the page's boot call
   early = { sample, booted };
 }
+self.addEventListener('message', onEarlyBoot);
 
 const api: SandboxWorkerApi = {
   ...remote,
 
   async boot(sample: SampleName) {
+    self.removeEventListener('message', onEarlyBoot);
     const started = early;
     early = undefined;
     if (started?.sample === sample) return started.booted;
@@ -94,6 +110,11 @@ const api: SandboxWorkerApi = {
 
   watchRuntimes(callback) {
     runtimeListener = callback;
+  },
+
+  async readBytes(path, offset, length) {
+    const slice = await ready().readBytes(path, offset, length);
+    return Comlink.transfer(slice, [slice.bytes.buffer]);
   },
 };
 
