@@ -113,6 +113,7 @@ tries = {
     'WebSocket': lambda: js.WebSocket.new('ws://127.0.0.1:9/'),
     'EventSource': lambda: js.EventSource.new(page + '/probe-es'),
     'importScripts': lambda: js.importScripts(page + '/probe-import.js'),
+    'FontFace': lambda: js.FontFace.new('probe', f'url({page}/probe-font.woff2)').load(),
     'Worker': lambda: js.Worker.new(page + '/probe-worker.js'),
     'indexedDB': lambda: js.indexedDB.open('s04'),
     'caches': lambda: js.caches.open('s04'),
@@ -137,10 +138,10 @@ for name, attempt in tries.items():
 
 test('python3 cannot reach the network, the storage or the page', async ({ page, watch }) => {
   void watch;
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   await openOnMock(page, 'mock-shell');
   // Pyodide loads its own files on first use: that is the app, before any script runs.
-  await runPrompt(page, `python3 -c "print(6 * 7)"`, 90_000);
+  await runPrompt(page, `python3 -c "print(6 * 7)"`, 150_000);
 
   const requests: Request[] = [];
   const onRequest = (request: Request) => requests.push(request);
@@ -164,7 +165,7 @@ test('python3 cannot reach the network, the storage or the page', async ({ page,
       .split('\n')
       .map((line) => line.split(/: (.*)/s).slice(0, 2) as [string, string]),
   );
-  expect(Object.keys(lines)).toHaveLength(18);
+  expect(Object.keys(lines)).toHaveLength(19);
   for (const [name, outcome] of Object.entries(lines))
     expect(outcome, name).toMatch(/Error: .+ is not available: code in this sandbox is offline/);
   expect(lines.fetch).toContain('fetch is not available');

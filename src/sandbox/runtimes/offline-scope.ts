@@ -8,9 +8,11 @@
  * beforehand (see pyodide.worker.ts: Comlink answers through a `postMessage` captured earlier).
  *
  * What is taken:
- *   - requests: fetch, XMLHttpRequest, WebSocket, EventSource, WebTransport, importScripts,
- *     navigator.sendBeacon; more workers (Worker, SharedWorker), which would have them again
- *   - the origin's storage: indexedDB, caches, cookieStore, navigator.storage (OPFS), locks
+ *   - requests: fetch, XMLHttpRequest, WebSocket, EventSource, WebTransport, FontFace,
+ *     importScripts, navigator.sendBeacon; more workers (Worker, SharedWorker), which would
+ *     have them all again
+ *   - the origin's storage: indexedDB, caches, cookieStore, navigator.storage (OPFS) and
+ *     storageBuckets, locks
  *   - the page: postMessage, BroadcastChannel
  *   - evaluating source text (eval, Function and its async and generator kin, timers given a
  *     string): from there a dynamic `import()` would fetch a script, which nothing can delete
@@ -20,20 +22,30 @@
  */
 
 /** What a script gets instead, as its message. */
-export function unavailableMessage(name: string): string {
+function unavailableMessage(name: string): string {
   return `${name} is not available: code in this sandbox is offline (no network, no storage, no page access)`;
 }
 
-const REQUESTS = ['fetch', 'XMLHttpRequest', 'WebSocket', 'WebSocketStream', 'WebTransport', 'EventSource'];
+/** A font face loads its url() source, in workers too (`self.fonts`). */
+const REQUESTS = [
+  'fetch',
+  'XMLHttpRequest',
+  'WebSocket',
+  'WebSocketStream',
+  'WebTransport',
+  'EventSource',
+  'FontFace',
+  'fonts',
+];
 const WORKERS = ['importScripts', 'Worker', 'SharedWorker'];
 const STORAGE = ['indexedDB', 'caches', 'cookieStore', 'requestFileSystem', 'webkitRequestFileSystem'];
 const PAGE = ['postMessage', 'BroadcastChannel', 'Notification'];
 const EVALUATION = ['eval', 'Function'];
-/** On `navigator`: beacons are requests; storage is the origin's files (OPFS); locks are shared with the page. */
-const NAVIGATOR = ['sendBeacon', 'storage', 'locks', 'serviceWorker'];
+/** On `navigator`: beacons are requests; storage (OPFS) and storage buckets are the origin's; locks are shared with the page. */
+const NAVIGATOR = ['sendBeacon', 'storage', 'storageBuckets', 'locks', 'serviceWorker'];
 
 /** The names taken from the global scope itself. */
-export const TAKEN_GLOBALS = [...REQUESTS, ...WORKERS, ...STORAGE, ...PAGE, ...EVALUATION];
+const TAKEN_GLOBALS = [...REQUESTS, ...WORKERS, ...STORAGE, ...PAGE, ...EVALUATION];
 
 function stub(name: string): (...args: unknown[]) => never {
   // A regular function, so that `new fetch()`-style calls throw the same error.
