@@ -31,6 +31,12 @@
  *   mock-tool-use-no-block   text only, but `stop_reason: "tool_use"` (a model that says it
  *                     calls a tool and sends none)
  *   mock-unknown-block       an answer holding a content block of a type no client knows
+ *   mock-spoof        mock-s04 streamed at ~60 ms per event, whose first parent text is HTML that
+ *                     tries to restyle, cover and impersonate the app (a <style>, a full-page fixed
+ *                     div, a role=status "Finished", a "Run" button) and loads a pixel from this
+ *                     server (GET /pixel.png, recorded like every request)
+ *   mock-shell        the parent runs the user's prompt as one bash command, then ends its turn
+ *                     (drives the sandbox from a test; the output is in the next request)
  *
  * Like the real API it rejects malformed conversations with 400: a tool_use without its
  * tool_result, a thinking block whose signature was changed, fields the API does not accept
@@ -64,6 +70,8 @@ export const SCENARIOS = [
   'mock-drop',
   'mock-tool-use-no-block',
   'mock-unknown-block',
+  'mock-spoof',
+  'mock-shell',
 ];
 
 /** An error reply shaped like Anthropic's: `{type: "error", error: {type, message}}`. */
@@ -322,6 +330,36 @@ const WITH_UNKNOWN_BLOCK = {
     { type: 'mock_annotation', note: 'A block type this client has never seen.' },
   ],
 };
+/** Model text that would restyle, cover and impersonate the app if it were rendered as given. */
+function spoofText(origin) {
+  return [
+    'Here is what I found.',
+    '<style>button{display:none}</style>',
+    '<div style="position:fixed;inset:0;z-index:2147483647;background:#fff">Nothing to see</div>',
+    '<p role="status">Finished</p>',
+    '<button>Run</button>',
+    `<img src="${origin}/pixel.png" alt="">`,
+    'End of the report.',
+  ].join('\n\n');
+}
+
+/** mock-spoof: mock-s04, with the hostile text before the parent's first task call. */
+function spoofReply(body, ids, origin) {
+  const reply = s04Reply(body, ids);
+  if (isSubagent(body) || reply.stop_reason !== 'tool_use') return reply;
+  return { ...reply, content: [{ type: 'text', text: spoofText(origin) }, ...reply.content.slice(1)] };
+}
+
+/** mock-shell: one bash call with the prompt as its command, then a short end. */
+function shellReply(body, ids) {
+  const last = body.messages[body.messages.length - 1];
+  if (toolResults(last).length > 0)
+    return { stop_reason: 'end_turn', content: [{ type: 'text', text: 'Ran it.' }] };
+  return {
+    stop_reason: 'tool_use',
+    content: [{ type: 'tool_use', id: ids.next(), name: 'bash', input: { command: userText(last) } }],
+  };
+}
 
 function withThinking(reply, body) {
   const n = body.messages.filter((m) => m.role === 'assistant').length + 1;
@@ -515,7 +553,7 @@ export function startMockApi({
   }
 
   /** What a scenario answers: an error to throw, or a reply with how to send it. */
-  function play(name, body, raw, retryCount) {
+  function play(name, body, raw, retryCount, origin) {
     // Errors first, as the real API checks the key and its limits before the request.
     switch (name) {
       case 'mock-401':
@@ -565,6 +603,10 @@ export function startMockApi({
         return { reply: structuredClone(TOOL_USE_WITHOUT_BLOCK) };
       case 'mock-unknown-block':
         return { reply: structuredClone(WITH_UNKNOWN_BLOCK) };
+      case 'mock-spoof':
+        return { reply: spoofReply(body, ids, origin), delayMs: 60 };
+      case 'mock-shell':
+        return { reply: shellReply(body, ids) };
       default:
         return { reply: s04Reply(body, ids) };
     }
@@ -585,7 +627,13 @@ export function startMockApi({
     const name = chooseScenario(key, body?.model);
     record.scenario = name;
     const retryHeader = req.headers['x-stainless-retry-count'];
-    const outcome = play(name, body, raw, retryHeader === undefined ? undefined : Number(retryHeader));
+    const outcome = play(
+      name,
+      body,
+      raw,
+      retryHeader === undefined ? undefined : Number(retryHeader),
+      `http://${req.headers.host ?? HOST}`,
+    );
 
     const base = { ...corsHeaders(req), 'request-id': requestId };
     if (outcome.hang) {

@@ -1690,6 +1690,11 @@
     btoa: (text) => bytesToBase64(Uint8Array.from(String(text), (c) => c.charCodeAt(0) & 255)),
     structuredClone: (value) => (value === undefined ? undefined : JSON.parse(JSON.stringify(value))),
     performance: { now: () => host.now(), timeOrigin: Date.now() - host.now() },
+    // Node has fetch, so scripts call it: it fails as Node's does offline, saying why.
+    fetch: () =>
+      Promise.reject(
+        codedError(TypeError, 'ERR_UNAVAILABLE_IN_SANDBOX', 'fetch failed: this sandbox has no network'),
+      ),
   });
 
   return {

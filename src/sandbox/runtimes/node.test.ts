@@ -195,3 +195,50 @@ describe('node on QuickJS', () => {
     expect((await run(sandbox, 'node -p "2 + 2"')).stdout).toBe('4\n');
   });
 });
+
+describe('node is offline', () => {
+  it('fails fetch as Node does without a network, saying why', async () => {
+    const result = await run(
+      sandbox,
+      `node -e "fetch('http://127.0.0.1:9/').then(() => console.log('ALLOWED'), (e) => console.log(e.name, e.code, e.message))"`,
+    );
+    expect(result).toEqual({
+      stdout: 'TypeError ERR_UNAVAILABLE_IN_SANDBOX fetch failed: this sandbox has no network\n',
+      stderr: '',
+      exitCode: 0,
+      timedOut: false,
+    });
+  });
+
+  it("refuses Node's network modules", async () => {
+    for (const name of ['http', 'https', 'node:net', 'http2', 'dgram', 'child_process', 'worker_threads']) {
+      const result = await run(sandbox, `node -e "require('${name}')"`);
+      expect(result.exitCode, name).toBe(1);
+      expect(result.stderr, name).toMatch(/ERR_UNAVAILABLE_IN_SANDBOX|is not available in this sandbox/);
+    }
+  });
+
+  it("sees none of the worker's globals: QuickJS only has what the prelude gives it", async () => {
+    const names = [
+      'XMLHttpRequest',
+      'WebSocket',
+      'EventSource',
+      'importScripts',
+      'indexedDB',
+      'caches',
+      'postMessage',
+      'BroadcastChannel',
+      'Worker',
+      'SharedWorker',
+      'navigator',
+      'location',
+      'self',
+      'window',
+    ];
+    const result = await run(
+      sandbox,
+      `node -p "JSON.stringify(${JSON.stringify(names).replace(/"/g, "'")}.filter((n) => typeof globalThis[n] !== 'undefined'))"`,
+    );
+    expect(result).toMatchObject({ stdout: '[]\n', exitCode: 0 });
+  });
+});

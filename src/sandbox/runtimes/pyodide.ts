@@ -13,9 +13,14 @@
  *
  * A runaway script is stopped through Pyodide's interrupt buffer: whoever holds the other end
  * of the SharedArrayBuffer writes SIGINT (2) at the deadline and Python raises KeyboardInterrupt.
+ *
+ * Scripts are offline: once Pyodide has loaded its own files, the thread's global scope, which
+ * Python sees as the `js` module, loses the network, the origin's storage and the page
+ * (offline-scope.ts). A script's `js.fetch(...)` then raises an error that says so.
  * This module runs wherever Pyodide runs: a nested worker in the browser, the test process in Node.
  */
 import type { PyodideAPI } from 'pyodide';
+import { lockDownScope } from './offline-scope';
 import { diffTrees, FileTree, type TreeChange, type TreeEntry } from './tree';
 
 export type PythonMode = 'file' | 'code' | 'module' | 'stdin';
@@ -54,6 +59,8 @@ export interface EngineOptions {
   indexURL?: string;
   /** Int32Array over a SharedArrayBuffer; writing 2 into it interrupts the running script. */
   interruptBuffer?: Int32Array;
+  /** Runs once Pyodide has loaded, just before the scope is locked down: the last moment to undo changes to it. */
+  beforeLockDown?: () => void;
 }
 
 const OUTPUT_LIMIT_CHARS = 8 * 1024 * 1024;
@@ -222,7 +229,10 @@ export class PythonEngine {
     });
   }
 
-  /** Loads Pyodide (about 12 MB: wasm, standard library) and installs the driver. */
+  /**
+   * Loads Pyodide (about 12 MB: wasm, standard library), takes the network, storage and page
+   * away from this thread's global scope for good, and installs the driver.
+   */
   static async load(options: EngineOptions): Promise<PythonEngine> {
     const { loadPyodide } = await options.importPyodide();
     const pyodide = await loadPyodide({
@@ -231,6 +241,8 @@ export class PythonEngine {
       stdout: () => {},
       stderr: () => {},
     });
+    options.beforeLockDown?.();
+    lockDownScope(globalThis);
     return new PythonEngine(pyodide, options.interruptBuffer);
   }
 

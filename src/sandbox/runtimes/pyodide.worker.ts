@@ -2,6 +2,9 @@
  * The nested worker (named `python`) that holds Pyodide for the sandbox worker: one engine,
  * loaded from the app's own origin, running one script at a time. The sandbox worker interrupts
  * it through the shared buffer it passes to load(), and terminates it as a last resort.
+ *
+ * Once loaded, this worker's global scope has no postMessage (offline-scope.ts): scripts must not
+ * talk to anyone. Comlink answers the sandbox worker through the functions taken here, first.
  */
 import * as Comlink from 'comlink';
 import { PythonEngine, type EngineProgress, type PythonRunRequest, type PythonRunResult } from './pyodide';
@@ -56,7 +59,10 @@ function countDownloads(report: (progress: EngineProgress) => void): () => void 
       headers: response.headers,
     });
   };
+  let restored = false;
   return () => {
+    if (restored) return;
+    restored = true;
     globalThis.fetch = original;
   };
 }
@@ -68,6 +74,7 @@ const api: PythonWorkerApi = {
       loading = PythonEngine.load({
         indexURL,
         interruptBuffer: interrupt,
+        beforeLockDown: restore,
         importPyodide: () => import(/* @vite-ignore */ new URL('pyodide.mjs', indexURL).href),
       });
       loading.finally(restore).catch(() => (loading = undefined));
@@ -82,4 +89,11 @@ const api: PythonWorkerApi = {
   },
 };
 
-Comlink.expose(api);
+/** Our one channel, kept before the scope loses postMessage; bound, so scripts cannot reach it. */
+const channel: Comlink.Endpoint = {
+  postMessage: self.postMessage.bind(self),
+  addEventListener: self.addEventListener.bind(self),
+  removeEventListener: self.removeEventListener.bind(self),
+};
+
+Comlink.expose(api, channel);

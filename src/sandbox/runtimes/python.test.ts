@@ -212,3 +212,81 @@ describe('python3 on Pyodide', () => {
     });
   });
 });
+
+/**
+ * Each way out a script could try through Pyodide's `js` module, one per line of output:
+ * `name: ALLOWED` if it got through, else the error it met.
+ */
+const ESCAPES = String.raw`
+import js
+from pyodide.code import run_js
+from pyodide.ffi import to_js
+
+tries = {
+    'fetch': lambda: js.fetch('http://127.0.0.1:9/'),
+    'XMLHttpRequest': lambda: js.XMLHttpRequest.new(),
+    'WebSocket': lambda: js.WebSocket.new('ws://127.0.0.1:9/'),
+    'EventSource': lambda: js.EventSource.new('http://127.0.0.1:9/'),
+    'indexedDB': lambda: js.indexedDB.open('s04'),
+    'caches': lambda: js.caches.open('s04'),
+    'postMessage': lambda: js.postMessage('hi'),
+    'BroadcastChannel': lambda: js.BroadcastChannel.new('s04'),
+    'importScripts': lambda: js.importScripts('http://127.0.0.1:9/x.js'),
+    'Worker': lambda: js.Worker.new('http://127.0.0.1:9/x.js'),
+    'eval': lambda: js.eval('1'),
+    'Function': lambda: js.Function('return 1')(),
+    'constructor': lambda: to_js({}).constructor.constructor('return 1')(),
+    'run_js': lambda: run_js('1'),
+    'setTimeout string': lambda: js.setTimeout('1', 0),
+}
+for name, attempt in tries.items():
+    try:
+        attempt()
+        print(f'{name}: ALLOWED')
+    except Exception as error:
+        print(f'{name}: {type(error).__name__}: {str(error).splitlines()[0]}')
+`;
+
+describe('python3 is offline', () => {
+  it('cannot reach the network, storage or page through the js module', async () => {
+    await sandbox.writeFile(`${W}/escape.py`, ESCAPES);
+    const result = await run(sandbox, 'python3 escape.py');
+    expect(result).toMatchObject({ stderr: '', exitCode: 0 });
+    const lines = Object.fromEntries(
+      result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split(/: (.*)/s).slice(0, 2) as [string, string]),
+    );
+    // What Node's scope has is taken, with a reason; what it never had stays missing.
+    const taken = [
+      'fetch',
+      'BroadcastChannel',
+      'eval',
+      'Function',
+      'constructor',
+      'run_js',
+      'setTimeout string',
+    ];
+    for (const name of taken)
+      expect(lines[name], name).toMatch(/is not available: code in this sandbox is offline/);
+    expect(Object.entries(lines).filter(([, outcome]) => outcome === 'ALLOWED')).toEqual([]);
+    expect(Object.keys(lines)).toHaveLength(15);
+  });
+
+  it('says why, in the traceback of a script that fetches', async () => {
+    const result = await run(sandbox, `python3 -c "import js; js.fetch('http://127.0.0.1:9/')"`);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(
+      /Error: fetch is not available: code in this sandbox is offline \(no network, no storage, no page access\)\n$/,
+    );
+  });
+
+  it('still runs what scripts need: timers with functions, to_js, the standard library', async () => {
+    const result = await run(
+      sandbox,
+      `python3 -c "import js, json; from pyodide.ffi import to_js, create_proxy; js.clearTimeout(js.setTimeout(create_proxy(lambda: None), 10)); print(to_js([1, 2]).length, json.dumps({'a': 1}), js.Math.max(3, 4))"`,
+    );
+    expect(result).toMatchObject({ stdout: '2 {"a": 1} 4\n', stderr: '', exitCode: 0 });
+  });
+});
