@@ -26,6 +26,9 @@
  *   mock-slow         mock-s04 streamed at ~100 ms per event (for Stop)
  *   mock-hang         sends the response headers, then nothing
  *   mock-parallel     the parent calls `task` twice in one response (two subagents at once)
+ *   mock-runaway-bash     the parent runs a command that never ends when the prompt says "runaway"
+ *   mock-runaway-python   (`while true; do :; done`, `python3 -c "while True: pass"`,
+ *   mock-runaway-node     `node -e 'while (true) {}'`), else `echo ready`; then it quotes the result
  *
  * Like the real API it rejects malformed conversations with 400: a tool_use without its
  * tool_result, a thinking block whose signature was changed, fields the API does not accept
@@ -56,7 +59,17 @@ export const SCENARIOS = [
   'mock-slow',
   'mock-hang',
   'mock-parallel',
+  'mock-runaway-bash',
+  'mock-runaway-python',
+  'mock-runaway-node',
 ];
+
+/** The command each mock-runaway-* scenario never sees the end of (until Stop or the timeout). */
+const RUNAWAY_COMMANDS = {
+  'mock-runaway-bash': 'while true; do :; done',
+  'mock-runaway-python': 'python3 -c "while True: pass"',
+  'mock-runaway-node': "node -e 'while (true) {}'",
+};
 
 /** An error reply shaped like Anthropic's: `{type: "error", error: {type, message}}`. */
 class ApiError extends Error {
@@ -287,6 +300,30 @@ function parallelReply(body, ids) {
         text: results.map((r, i) => `Subagent ${i + 1}: ${resultText(r).slice(0, 300)}`).join('\n\n'),
       },
     ],
+  };
+}
+
+/** mock-runaway-*: one bash call in the parent, the runaway or a quick one, then a quote of its result. */
+function runawayReply(body, ids, command) {
+  const last = body.messages[body.messages.length - 1];
+  const results = toolResults(last);
+  if (results.length === 0) {
+    const runaway = /runaway/i.test(userText(last));
+    return {
+      stop_reason: 'tool_use',
+      content: [
+        {
+          type: 'tool_use',
+          id: ids.next(),
+          name: 'bash',
+          input: { command: runaway ? command : 'echo ready' },
+        },
+      ],
+    };
+  }
+  return {
+    stop_reason: 'end_turn',
+    content: [{ type: 'text', text: `The command said: ${resultText(results[0]).slice(0, 200)}` }],
   };
 }
 
@@ -521,6 +558,10 @@ export function startMockApi({
         return { reply: parallelReply(body, ids), delayMs: isSubagent(body) ? 40 : 0 };
       case 'mock-hang':
         return { hang: true };
+      case 'mock-runaway-bash':
+      case 'mock-runaway-python':
+      case 'mock-runaway-node':
+        return { reply: runawayReply(body, ids, RUNAWAY_COMMANDS[name]) };
       default:
         return { reply: s04Reply(body, ids) };
     }

@@ -26,6 +26,7 @@ import { AgentColumn, resumableHistory } from './agent-column.svelte';
 import { LocalSandboxHost } from './local-sandbox';
 import { SANDBOX_LABELS, type SandboxHost } from './sandbox-host';
 import { failureOf } from './worker-failure';
+import type { SandboxConnection } from '../workers/sandbox-service';
 import {
   DEFAULTS,
   loadSettings,
@@ -135,6 +136,9 @@ export class Playground {
   // Not state: the screen reads the columns, never the workers.
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   #liveSubagents = new Map<AgentId, Worker>();
+  /** Each agent worker's line to the sandbox: closing one stops its commands still running. */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  #connections = new Set<SandboxConnection>();
   #spawned = 0;
   #holds = 0;
   #held: Array<() => void> = [];
@@ -308,11 +312,15 @@ export class Playground {
     };
   }
 
-  /** A fresh port to the shared sandbox, for one agent worker. */
-  async #sandboxPort(): Promise<MessagePort> {
+  /** A fresh port to the shared sandbox, for one agent worker; `release` ends it when the agent is done. */
+  async #sandboxPort(): Promise<{ port: MessagePort; release: () => void }> {
     const { port1, port2 } = new MessageChannel();
-    await this.#sandbox!.connect(port2);
-    return port1;
+    const connection = await this.#sandbox!.connect(port2);
+    this.#connections.add(connection);
+    const release = () => {
+      if (this.#connections.delete(connection)) connection.close();
+    };
+    return { port: port1, release };
   }
 
   /** Starts the parent loop on a prompt; refuses an empty one. */
@@ -339,6 +347,7 @@ export class Playground {
     const controller = new AbortController();
     this.#controller = controller;
     this.status = { kind: 'running' };
+    let releasePort = () => {};
 
     try {
       const parentApi = this.#startParent();
@@ -346,7 +355,8 @@ export class Playground {
       // parent column always shows the array the model receives.
       const history = resumableHistory(this.parent.messages);
       this.parent.messages = history;
-      const port = await this.#sandboxPort();
+      const { port, release } = await this.#sandboxPort();
+      releasePort = release;
       const host = Comlink.proxy({
         onEvents: (events: WorkerEvent[]) => this.#onEvents(events),
         flush: () => {},
@@ -367,6 +377,7 @@ export class Playground {
         this.#stopWorkers();
       }
     } finally {
+      releasePort();
       this.#controller = undefined;
       this.#runModel = undefined;
       this.retrying = null;
@@ -396,6 +407,9 @@ export class Playground {
   }
 
   #stopWorkers(): void {
+    // The sandbox first: its commands stop even if it is inside a loop that never yields.
+    for (const connection of this.#connections) connection.close();
+    this.#connections.clear();
     this.#parentWorker?.terminate();
     this.#parentWorker = undefined;
     this.#parentApi = undefined;
@@ -441,7 +455,7 @@ export class Playground {
       const { readyAtEpoch } = checkReady(await untilStopped(ready, signal));
       measure('subagent:spawn', start, Math.max(start, pageTime(readyAtEpoch)));
       column.state = 'running';
-      const port = await sandboxPort;
+      const { port } = await sandboxPort;
       const run = api.run(
         { agent: id, prompt: task.prompt, settings: this.#settings() },
         Comlink.transfer(port, [port]),
@@ -456,6 +470,10 @@ export class Playground {
       throw error;
     } finally {
       worker.terminate();
+      void sandboxPort.then(
+        ({ release }) => release(),
+        () => {},
+      );
       this.#liveSubagents.delete(id);
       column.draft = null;
       measure('subagent:run', start, performance.now());

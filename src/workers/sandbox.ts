@@ -10,7 +10,9 @@ import type { FileChange } from '../sandbox/sandbox';
 import { create } from '../sandbox/local';
 import { loadSample } from '../sandbox/samples';
 import { readUrlSettings } from '../ui/url-settings';
-import { EARLY_BOOT_FRAGMENT, type SampleName, type SandboxRemote, type SandboxWorkerApi } from './protocol';
+import { StopCell } from '../sandbox/stop-signal';
+import { EARLY_BOOT_FRAGMENT, type SampleName, type SandboxWorkerApi } from './protocol';
+import { serveSandbox, type SandboxConnection } from './sandbox-service';
 
 let sandbox: Awaited<ReturnType<typeof create>> | undefined;
 let runtimeListener: ((progress: RuntimeProgress) => void) | undefined;
@@ -35,14 +37,8 @@ function queue(change: FileChange): void {
   }
 }
 
-const remote: SandboxRemote = {
-  workdir: () => ready().workdir,
-  exec: (command, timeoutMs, agent) => ready().exec(command, { timeoutMs, agent }),
-  readFile: (path) => ready().readFile(path),
-  writeFile: (path, content, agent) => ready().writeFile(path, content, agent),
-  exists: (path) => ready().exists(path),
-  list: () => ready().list(),
-};
+/** One per agent worker's port, by the page's id for it. */
+const connections = new Map<number, SandboxConnection>();
 
 type Booted = { workdir: string; readyAtEpoch: number };
 
@@ -73,7 +69,11 @@ if (self.location.hash.startsWith(EARLY_BOOT_FRAGMENT)) {
 }
 
 const api: SandboxWorkerApi = {
-  ...remote,
+  workdir: () => ready().workdir,
+  readFile: (path) => ready().readFile(path),
+  writeFile: (path, content, agent) => ready().writeFile(path, content, agent),
+  exists: (path) => ready().exists(path),
+  list: () => ready().list(),
 
   async boot(sample: SampleName) {
     const started = early;
@@ -83,8 +83,14 @@ const api: SandboxWorkerApi = {
     return mount(sample);
   },
 
-  connect(port: MessagePort) {
-    Comlink.expose(remote, port);
+  connect(port: MessagePort, id: number, stop?: Int32Array) {
+    connections.get(id)?.close();
+    connections.set(id, serveSandbox(ready, port, stop && new StopCell(stop)));
+  },
+
+  disconnect(id: number) {
+    connections.get(id)?.close();
+    connections.delete(id);
   },
 
   watch(callback) {

@@ -5,7 +5,8 @@
  *   sandbox worker                                nested worker `python` (pyodide.worker.ts)
  *   WorkerPythonHost ── Comlink: load, run ──────▶ PythonEngine (pyodide.ts)
  *        │  at the deadline: interrupt[0] = 2 ───▶ KeyboardInterrupt in the script
- *        └─ still running 1 s later: terminate() the worker; the next run loads Pyodide again
+ *        ├─ still running 1 s later: terminate() the worker; the next run loads Pyodide again
+ *        └─ Stop: terminate() at once (the learner is waiting; the run's work is abandoned)
  *
  * Pyodide holds its thread while a script runs, so it gets a thread of its own: the sandbox
  * worker stays free for other agents' commands and for the deadline timer. The interrupt needs
@@ -114,6 +115,13 @@ export class WorkerPythonHost implements PythonHost {
     let terminate: ReturnType<typeof setTimeout> | undefined;
     const stop = (byDeadline: boolean) => {
       timedOut ||= byDeadline;
+      if (!byDeadline) {
+        // Stop: nobody waits for the script's own unwinding, and the worker's memory goes with it.
+        this.#stopping = true;
+        this.#reset();
+        kill?.();
+        return;
+      }
       if (this.#stopping) return;
       this.#stopping = true;
       if (interrupt) {
@@ -132,6 +140,7 @@ export class WorkerPythonHost implements PythonHost {
     try {
       const outcome = await Promise.race([api.run(request), killed]);
       if (outcome === 'killed') {
+        if (!timedOut) return notRun(false);
         const note = 'python3: the script did not stop when interrupted; its interpreter was restarted\n';
         return { ...notRun(timedOut), stderr: note };
       }
