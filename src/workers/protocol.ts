@@ -131,8 +131,7 @@ export type SampleName = 'python' | 'typescript';
  */
 export const EARLY_BOOT_FRAGMENT = '#boot';
 
-/** The page's own calls; commands run only on agent ports (connect), which Stop can reach. */
-export interface SandboxWorkerApi extends Omit<SandboxRemote, 'exec' | 'cancel'> {
+export interface SandboxWorkerApi extends SandboxRemote {
   /**
    * Mounts the sample project (replacing any files) and resolves when tools can run. The first
    * call takes over a boot of the same sample that the worker started on its own (see

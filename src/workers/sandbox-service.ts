@@ -22,6 +22,21 @@ export interface SandboxConnection {
 
 /** Serves `sandbox()` on `port`; `stop` is the page's cell for this connection, when shared memory exists. */
 export function serveSandbox(sandbox: () => Sandbox, port: MessagePort, stop?: StopCell): SandboxConnection {
+  const served = sandboxRemote(sandbox, stop);
+  Comlink.expose(served.remote, port);
+  return {
+    close() {
+      served.close();
+      port.close();
+    },
+  };
+}
+
+/** SandboxRemote over `sandbox()`, each exec with its own signal; `close` aborts those still running. */
+export function sandboxRemote(
+  sandbox: () => Sandbox,
+  stop?: StopCell,
+): { remote: SandboxRemote } & SandboxConnection {
   const running = new Map<number, AbortController>();
   const closed = new AbortController();
   const remote: SandboxRemote = {
@@ -50,13 +65,12 @@ export function serveSandbox(sandbox: () => Sandbox, port: MessagePort, stop?: S
     exists: (path) => sandbox().exists(path),
     list: () => sandbox().list(),
   };
-  Comlink.expose(remote, port);
   return {
+    remote,
     close() {
       stop?.raise();
       closed.abort();
       running.clear();
-      port.close();
     },
   };
 }

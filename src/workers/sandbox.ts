@@ -12,7 +12,7 @@ import { loadSample } from '../sandbox/samples';
 import { readUrlSettings } from '../ui/url-settings';
 import { StopCell } from '../sandbox/stop-signal';
 import { EARLY_BOOT_FRAGMENT, type SampleName, type SandboxWorkerApi } from './protocol';
-import { serveSandbox, type SandboxConnection } from './sandbox-service';
+import { sandboxRemote, serveSandbox, type SandboxConnection } from './sandbox-service';
 
 let sandbox: Awaited<ReturnType<typeof create>> | undefined;
 let runtimeListener: ((progress: RuntimeProgress) => void) | undefined;
@@ -69,11 +69,7 @@ if (self.location.hash.startsWith(EARLY_BOOT_FRAGMENT)) {
 }
 
 const api: SandboxWorkerApi = {
-  workdir: () => ready().workdir,
-  readFile: (path) => ready().readFile(path),
-  writeFile: (path, content, agent) => ready().writeFile(path, content, agent),
-  exists: (path) => ready().exists(path),
-  list: () => ready().list(),
+  ...sandboxRemote(ready).remote,
 
   async boot(sample: SampleName) {
     const started = early;
