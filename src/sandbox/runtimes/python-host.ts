@@ -33,7 +33,7 @@ export interface PythonHost {
    * Loads Pyodide once; later calls share the same load. While a stopped script is unwinding
    * (or its worker is being terminated) it waits for that first. Resolves to whether it loaded.
    */
-  load(onProgress: (progress: EngineProgress) => void): Promise<boolean>;
+  load(onProgress: (progress: EngineProgress) => void, signal?: AbortSignal): Promise<boolean>;
   run(request: PythonRunRequest, limits: PythonRunLimits): Promise<PythonHostResult>;
   dispose(): void;
 }
@@ -54,6 +54,8 @@ export class WorkerPythonHost implements PythonHost {
   #worker: Worker | undefined;
   #api: Comlink.Remote<PythonWorkerApi> | undefined;
   #loading: Promise<void> | undefined;
+  /** Fails the load under way: its worker was terminated, and it would never answer. */
+  #abandon: ((error: Error) => void) | undefined;
   #loaded = false;
   /** A run's script is being stopped: interrupted, maybe about to be terminated. */
   #stopping = false;
@@ -63,7 +65,8 @@ export class WorkerPythonHost implements PythonHost {
       ? new Int32Array(new SharedArrayBuffer(4))
       : undefined;
 
-  async load(onProgress: (progress: EngineProgress) => void): Promise<boolean> {
+  /** A `signal` aborted during the first load (Stop) terminates the worker that was loading. */
+  async load(onProgress: (progress: EngineProgress) => void, signal?: AbortSignal): Promise<boolean> {
     if (this.#stopping) await this.#queue;
     if (this.#loaded) return false;
     if (!this.#loading) {
@@ -80,16 +83,24 @@ export class WorkerPythonHost implements PythonHost {
           reject(new Error(event.message || 'the Python worker failed')),
         );
       });
+      const abandoned = new Promise<never>((_, reject) => (this.#abandon = reject));
       this.#loading = Promise.race([
         api.load(pyodideIndexURL(), this.#interrupt, Comlink.proxy(onProgress)),
         failed,
+        abandoned,
       ]);
       this.#loading.then(
         () => (this.#loaded = true),
         () => this.#reset(),
       );
     }
-    await this.#loading;
+    const onAbort = () => this.#reset();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      await this.#loading;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
     return true;
   }
 
@@ -160,6 +171,8 @@ export class WorkerPythonHost implements PythonHost {
   }
 
   #reset(): void {
+    if (!this.#loaded) this.#abandon?.(new Error('its load was stopped'));
+    this.#abandon = undefined;
     this.#loaded = false;
     this.#api?.[Comlink.releaseProxy]();
     this.#worker?.terminate();
