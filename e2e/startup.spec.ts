@@ -66,7 +66,9 @@ interface ExecResult {
   exitCode: number;
 }
 
-const exec = (page: Page, command: string) => call<ExecResult>(page, 'exec', command, 10_000, 'user');
+let execs = 0;
+const exec = (page: Page, command: string) =>
+  call<ExecResult>(page, 'exec', { id: ++execs, command, timeoutMs: 10_000, agent: 'user' });
 
 test('the sandbox worker mounts the page’s sample by itself, without waiting for the app', async ({
   page,

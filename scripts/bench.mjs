@@ -8,12 +8,15 @@
  *   - sample prompt 1 at speed=instant, from click to Finished
  *   - a record of 10,000 events (1,000 messages, 5 MB of tool output): opening its export,
  *     replaying it to any step, scrubbing it, and scrolling its parent array
+ *   - Stop under a runaway bash, python3 and node command (the mock API's mock-runaway-*): from
+ *     the click to Stopped, to the sandbox answering again, and the next run's first command
  *
  * Usage: npm run bench   (builds, serves on 127.0.0.1:41732, runs, stops the server)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { chromium } from 'playwright';
 import { chromiumPath, serveBuiltApp } from './built-app.mjs';
+import { startMockApi } from './mock-api.mjs';
 
 const PORT = Number(process.env.BENCH_PORT ?? 41732);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -283,6 +286,84 @@ const results = {};
     listItemsInDom: big.domListItems,
   };
 
+  // 6. Stop under a runaway command, then the next run's first command (`echo ready`).
+  const mock = await startMockApi({ port: 0 });
+  results.stopRunaway = {};
+  for (const [language, scenario, reps] of [
+    ['bash', 'mock-runaway-bash', 3],
+    ['node', 'mock-runaway-node', 3],
+    ['python3', 'mock-runaway-python', 2],
+  ]) {
+    const stopPage = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await stopPage.goto(
+      `${URL_BASE}/?provider=anthropic&sandbox=local&baseURL=${encodeURIComponent(mock.url)}&model=${scenario}`,
+    );
+    await stopPage.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
+    await stopPage.getByRole('button', { name: 'Settings' }).click();
+    await stopPage.getByRole('textbox', { name: 'API key' }).fill('sk-bench-any-key');
+    await stopPage.getByRole('button', { name: 'Save' }).click();
+    const figures = { stopToStoppedMs: [], stopToSandboxFreeMs: [], nextCommandMs: [], nextRunMs: [] };
+    for (let i = 0; i < reps; i++) {
+      await stopPage.getByRole('textbox', { name: 'Prompt' }).fill('Start the runaway command');
+      await stopPage.getByRole('button', { name: 'Run', exact: true }).click();
+      await stopPage.locator('[data-block="tool_use"]').last().waitFor();
+      // python3 loads Pyodide first (seconds): Stop is meant for the script, not the load.
+      if (language === 'python3')
+        await stopPage.getByText('python3 (Pyodide) loaded in').waitFor({ timeout: 60_000 });
+      await stopPage.waitForTimeout(500);
+      const stop = await stopPage.evaluate(async () => {
+        const button = [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Stop');
+        const status = document.querySelector('[role="status"]');
+        const start = performance.now();
+        button.click();
+        let stoppedAt = 0;
+        await new Promise((resolve) => {
+          const check = () => {
+            if (status.textContent.trim().startsWith('Stopped')) resolve((stoppedAt = performance.now()));
+            else requestAnimationFrame(check);
+          };
+          check();
+        });
+        // The sandbox's own thread answering again: it was looping until Stop reached it.
+        await window.__s04.readFile(`${window.__s04.workdir}/README.md`);
+        return { stopped: stoppedAt - start, free: performance.now() - start };
+      });
+      figures.stopToStoppedMs.push(stop.stopped);
+      figures.stopToSandboxFreeMs.push(stop.free);
+      const next = await stopPage.evaluate(async () => {
+        const before = performance.getEntriesByName('tool:bash').length;
+        const input = document.querySelector('textarea, input[aria-label="Prompt"]');
+        const form = input.closest('form');
+        input.value = 'Now a quick one';
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        const status = document.querySelector('[role="status"]');
+        const start = performance.now();
+        form.requestSubmit();
+        await new Promise((resolve, reject) => {
+          const check = () => {
+            const text = status.textContent.trim();
+            if (text.startsWith('Finished')) resolve();
+            else if (text.startsWith('Failed')) reject(new Error(text));
+            else requestAnimationFrame(check);
+          };
+          requestAnimationFrame(check);
+        });
+        const bash = performance.getEntriesByName('tool:bash').slice(before);
+        return { run: performance.now() - start, command: bash[0]?.duration ?? NaN };
+      });
+      figures.nextCommandMs.push(next.command);
+      figures.nextRunMs.push(next.run);
+    }
+    results.stopRunaway[language] = Object.fromEntries(
+      Object.entries(figures).map(([name, values]) => [
+        name,
+        { median: round(median(values)), max: round(Math.max(...values)) },
+      ]),
+    );
+    await stopPage.close();
+  }
+  await mock.close();
+
   await browser.close();
 }
 
@@ -299,6 +380,10 @@ const targets = [
   ['open a 5 MB exported run (ms)', results.bigRecord.openMs, 500],
   ['replay 10,000 events to a step (max, ms)', results.bigRecord.replayToStepMaxMs, 50],
   ['scrub the 10,000-event record (frames/s)', results.bigRecord.scrubFps, 30, 'at least'],
+  ...Object.entries(results.stopRunaway).flatMap(([language, figures]) => [
+    [`Stop a runaway ${language}: sandbox free again (max, ms)`, figures.stopToSandboxFreeMs.max, 500],
+    [`after Stop (${language}): next command (max, ms)`, figures.nextCommandMs.max, 1000],
+  ]),
 ];
 console.log('\nTarget check:');
 for (const [name, value, limit, kind = 'at most'] of targets) {

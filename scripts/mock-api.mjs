@@ -37,6 +37,9 @@
  *                     server (GET /pixel.png, recorded like every request)
  *   mock-shell        the parent runs the user's prompt as one bash command, then ends its turn
  *                     (drives the sandbox from a test; the output is in the next request)
+ *   mock-runaway-bash     the parent runs a command that never ends when the prompt says "runaway"
+ *   mock-runaway-python   (`while true; do :; done`, `python3 -c "while True: pass"`,
+ *   mock-runaway-node     `node -e 'while (true) {}'`), else `echo ready`; then it quotes the result
  *
  * Like the real API it rejects malformed conversations with 400: a tool_use without its
  * tool_result, a thinking block whose signature was changed, fields the API does not accept
@@ -72,7 +75,17 @@ export const SCENARIOS = [
   'mock-unknown-block',
   'mock-spoof',
   'mock-shell',
+  'mock-runaway-bash',
+  'mock-runaway-python',
+  'mock-runaway-node',
 ];
+
+/** The command each mock-runaway-* scenario never sees the end of (until Stop or the timeout). */
+const RUNAWAY_COMMANDS = {
+  'mock-runaway-bash': 'while true; do :; done',
+  'mock-runaway-python': 'python3 -c "while True: pass"',
+  'mock-runaway-node': "node -e 'while (true) {}'",
+};
 
 /** An error reply shaped like Anthropic's: `{type: "error", error: {type, message}}`. */
 class ApiError extends Error {
@@ -330,6 +343,7 @@ const WITH_UNKNOWN_BLOCK = {
     { type: 'mock_annotation', note: 'A block type this client has never seen.' },
   ],
 };
+
 /** Model text that would restyle, cover and impersonate the app if it were rendered as given. */
 function spoofText(origin) {
   return [
@@ -358,6 +372,30 @@ function shellReply(body, ids) {
   return {
     stop_reason: 'tool_use',
     content: [{ type: 'tool_use', id: ids.next(), name: 'bash', input: { command: userText(last) } }],
+  };
+}
+
+/** mock-runaway-*: one bash call in the parent, the runaway or a quick one, then a quote of its result. */
+function runawayReply(body, ids, command) {
+  const last = body.messages[body.messages.length - 1];
+  const results = toolResults(last);
+  if (results.length === 0) {
+    const runaway = /runaway/i.test(userText(last));
+    return {
+      stop_reason: 'tool_use',
+      content: [
+        {
+          type: 'tool_use',
+          id: ids.next(),
+          name: 'bash',
+          input: { command: runaway ? command : 'echo ready' },
+        },
+      ],
+    };
+  }
+  return {
+    stop_reason: 'end_turn',
+    content: [{ type: 'text', text: `The command said: ${resultText(results[0]).slice(0, 200)}` }],
   };
 }
 
@@ -607,6 +645,10 @@ export function startMockApi({
         return { reply: spoofReply(body, ids, origin), delayMs: 60 };
       case 'mock-shell':
         return { reply: shellReply(body, ids) };
+      case 'mock-runaway-bash':
+      case 'mock-runaway-python':
+      case 'mock-runaway-node':
+        return { reply: runawayReply(body, ids, RUNAWAY_COMMANDS[name]) };
       default:
         return { reply: s04Reply(body, ids) };
     }

@@ -9,7 +9,9 @@ import * as Comlink from 'comlink';
 import type { RuntimeProgress } from '../sandbox/runtimes';
 import type { FileChange, FileSlice } from '../sandbox/sandbox';
 import type { SampleName } from '../sandbox/samples';
+import { StopCell } from '../sandbox/stop-signal';
 import type { SandboxWorkerApi } from '../workers/protocol';
+import type { SandboxConnection } from '../workers/sandbox-service';
 import SandboxWorker from '../workers/sandbox.ts?worker';
 import type { SandboxHost } from './sandbox-host';
 import { failureOf } from './worker-failure';
@@ -33,8 +35,22 @@ export class LocalSandboxHost implements SandboxHost {
     this.ready.catch(() => {}); // reported by whoever awaits it
   }
 
-  async connect(port: MessagePort): Promise<void> {
-    await this.api.connect(Comlink.transfer(port, [port]));
+  #connections = 0;
+
+  /**
+   * The connection's stop is a cell in shared memory as well as a message: the sandbox's thread
+   * may be inside a loop that never reads its messages (see src/sandbox/stop-signal.ts).
+   */
+  async connect(port: MessagePort): Promise<SandboxConnection> {
+    const id = ++this.#connections;
+    const stop = StopCell.create();
+    await this.api.connect(Comlink.transfer(port, [port]), id, stop?.cell);
+    return {
+      close: () => {
+        stop?.raise();
+        this.api.disconnect(id).catch(() => {}); // a terminated sandbox has nothing left to stop
+      },
+    };
   }
 
   async watch(listener: (changes: FileChange[]) => void): Promise<void> {

@@ -9,13 +9,18 @@
  */
 import type { RuntimeProgress } from '../sandbox/runtimes';
 import type { FileChange, FileEntry, FileSlice, SandboxKind } from '../sandbox/sandbox';
+import type { SandboxConnection } from '../workers/sandbox-service';
 
 export interface SandboxHost {
   readonly kind: SandboxKind;
   /** Resolves when the sample project is mounted and tools can run; rejects with a sentence. */
   readonly ready: Promise<{ workdir: string; readyAtEpoch?: number }>;
-  /** Serves the sandbox on a port, for one agent worker (the other end goes to the worker). */
-  connect(port: MessagePort): Promise<void>;
+  /**
+   * Serves the sandbox on a port, for one agent worker (the other end goes to the worker). Closing
+   * the connection (Stop, or the agent is done) stops its commands still running, at once, even
+   * a runaway loop, and closes the port.
+   */
+  connect(port: MessagePort): Promise<SandboxConnection>;
   /** Sends every file change from now on, in batches. */
   watch(listener: (changes: FileChange[]) => void): Promise<void>;
   list(): Promise<FileEntry[]>;

@@ -11,6 +11,7 @@
 import type { RuntimeProgress } from '../sandbox/runtimes';
 import type { FileChange, FileEntry, FileSlice } from '../sandbox/sandbox';
 import type { UrlSettings } from '../settings/url-settings';
+import type { SandboxConnection } from '../workers/sandbox-service';
 import { LocalSandboxHost } from './local-sandbox';
 import { SANDBOX_LABELS, type SandboxHost } from './sandbox-host';
 
@@ -43,6 +44,10 @@ export class SandboxSession {
   #host: SandboxHost | undefined;
   /** A WebContainer that booted after the first run began, until the learner switches to it. */
   #offered: SandboxHost | undefined;
+  /** Each agent worker's line to the sandbox. */
+  // Not state: nothing on screen reads it.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  readonly #connections = new Set<SandboxConnection>();
   /** Settles when a change of sandbox is done; a run waits for it. */
   #switching: Promise<void> = Promise.resolve();
   #booted: Promise<void> | undefined;
@@ -157,12 +162,28 @@ export class SandboxSession {
     this.webContainer = { kind: 'active', how: 'switched' };
   }
 
-  /** A fresh port to the shared sandbox, for one agent worker. */
-  async port(): Promise<MessagePort> {
+  /**
+   * A fresh port to the shared sandbox, for one agent worker; `release` ends it when the agent is
+   * done, and stops its commands still running.
+   */
+  async port(): Promise<{ port: MessagePort; release: () => void }> {
     if (!this.#host) throw new Error('The sandbox is not ready');
     const { port1, port2 } = new MessageChannel();
-    await this.#host.connect(port2);
-    return port1;
+    const connection = await this.#host.connect(port2);
+    this.#connections.add(connection);
+    const release = () => {
+      if (this.#connections.delete(connection)) connection.close();
+    };
+    return { port: port1, release };
+  }
+
+  /**
+   * Stop: every agent's connection is closed, which stops its commands at once, even one inside a
+   * loop that never yields the sandbox's thread (see src/sandbox/stop-signal.ts).
+   */
+  closeConnections(): void {
+    for (const connection of this.#connections) connection.close();
+    this.#connections.clear();
   }
 
   /** Reads a file of the shared sandbox for the viewer. */

@@ -16,12 +16,11 @@
  * worked, so an offline page never downloads the shell a second time.
  */
 import * as Comlink from 'comlink';
-import type { AgentId } from '../core/messages';
 import type { ByteReader, FileChange, FileEntry, FileSlice, Sandbox } from '../sandbox/sandbox';
 import { bootWebContainer, DEFAULT_BOOT_TIMEOUT_MS } from '../sandbox/webcontainer-boot';
 import type { ShellOutcome, ShellRunner } from '../sandbox/webcontainer-shell';
 import type { SampleName } from '../sandbox/samples';
-import type { SandboxRemote } from '../workers/protocol';
+import { serveSandbox, type SandboxConnection } from '../workers/sandbox-service';
 import type { ShellWorkerApi } from '../workers/webcontainer-shell';
 import ShellWorker from '../workers/webcontainer-shell.ts?worker';
 import type { SandboxHost } from './sandbox-host';
@@ -58,7 +57,16 @@ export function workerShell(): ShellRunner {
       const shell = idle.pop() ?? start();
       busy.add(shell);
       const id = ++ids;
-      const onAbort = () => void shell.api.abort(id).catch(() => {});
+      // The shell may be inside a loop that never reads its messages: Stop terminates it, and
+      // the abort message is for a shell that is free (one waiting on a program, say).
+      let onAbort = () => {};
+      const stopped = new Promise<'stopped'>((resolve) => {
+        onAbort = () => {
+          void shell.api.abort(id).catch(() => {});
+          resolve('stopped');
+        };
+      });
+      if (signal?.aborted) onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       let timer: ReturnType<typeof setTimeout> | undefined;
       const hung = new Promise<'hung'>((resolve) => {
@@ -66,10 +74,12 @@ export function workerShell(): ShellRunner {
       });
       let reusable = false;
       try {
-        const outcome: ShellOutcome | 'hung' = await Promise.race([
+        const outcome: ShellOutcome | 'hung' | 'stopped' = await Promise.race([
           shell.api.run(id, request, Comlink.proxy(host)),
           hung,
+          stopped,
         ]);
+        if (outcome === 'stopped') return { stdout: '', stderr: '', exitCode: 130 };
         if (outcome === 'hung') {
           return {
             stdout: '',
@@ -102,20 +112,8 @@ export class WebContainerSandboxHost implements SandboxHost {
   #sandbox: (Sandbox & ByteReader) | undefined;
   #listener: ((changes: FileChange[]) => void) | undefined;
   #pending: FileChange[] = [];
-  readonly #ports = new Set<MessagePort>();
+  readonly #connections = new Set<SandboxConnection>();
   #disposed = false;
-
-  /** What an agent worker may do, answered by the sandbox on this thread. */
-  readonly #remote: SandboxRemote = {
-    workdir: () => this.#ready().workdir,
-    exec: (command: string, timeoutMs: number, agent: AgentId) =>
-      this.#ready().exec(command, { timeoutMs, agent }),
-    readFile: (path: string) => this.#ready().readFile(path),
-    writeFile: (path: string, content: string, agent: AgentId) =>
-      this.#ready().writeFile(path, content, agent),
-    exists: (path: string) => this.#ready().exists(path),
-    list: () => this.#ready().list(),
-  };
 
   constructor(
     readonly sample: SampleName,
@@ -155,9 +153,17 @@ export class WebContainerSandboxHost implements SandboxHost {
     }
   }
 
-  async connect(port: MessagePort): Promise<void> {
-    this.#ports.add(port);
-    Comlink.expose(this.#remote, port);
+  /** Served on this thread, which never runs a command itself: closing needs no shared memory. */
+  async connect(port: MessagePort): Promise<SandboxConnection> {
+    const served = serveSandbox(() => this.#ready(), port);
+    const connection = {
+      close: () => {
+        this.#connections.delete(connection);
+        served.close();
+      },
+    };
+    this.#connections.add(connection);
+    return connection;
   }
 
   async watch(listener: (changes: FileChange[]) => void): Promise<void> {
@@ -181,7 +187,6 @@ export class WebContainerSandboxHost implements SandboxHost {
     this.#disposed = true;
     this.#listener = undefined;
     this.#sandbox?.dispose();
-    for (const port of this.#ports) port.close();
-    this.#ports.clear();
+    for (const connection of [...this.#connections]) connection.close();
   }
 }

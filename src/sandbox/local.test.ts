@@ -1,5 +1,7 @@
+import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { create, DEFAULT_WORKDIR, type LocalSandbox } from './local';
+import { StopCell, watchedSignal } from './stop-signal';
 import { normalizeGrepArgs, normalizeXargsArgs } from './shell-args';
 import { loadSample, SAMPLE_NAMES } from './samples';
 import type { FileChange } from './sandbox';
@@ -216,6 +218,29 @@ describe('exec', () => {
     expect(await sandbox.exists(`${W}/late.txt`)).toBe(false);
   });
 
+  // The page's Stop comes from another thread while this one runs the loop: a timer here, or a
+  // message, would only be seen at the deadline, since neither loop gives the thread back.
+  it.each([
+    ['bash', 'while true; do :; done'],
+    ['node', `node -e 'while (true) {}'`],
+  ])(
+    'ends a runaway %s loop when another thread raises its stop, and answers the next command',
+    async (_, command) => {
+      await run(sandbox, 'node -e 1'); // QuickJS loaded before the clock starts
+      const stop = new StopCell();
+      const watched = watchedSignal([stop]);
+      raiseFromAnotherThread(stop, 200);
+      const started = Date.now();
+      const result = await sandbox.exec(command, { timeoutMs: 30_000, signal: watched.signal });
+      watched.dispose();
+      expect(result).toMatchObject({ exitCode: 130, timedOut: false });
+      expect(Date.now() - started).toBeLessThan(1500);
+      const next = Date.now();
+      expect((await run(sandbox, 'echo next')).stdout).toBe('next\n');
+      expect(Date.now() - next).toBeLessThan(1000);
+    },
+  );
+
   it('does not run a command whose signal is already aborted', async () => {
     const controller = new AbortController();
     controller.abort();
@@ -391,3 +416,14 @@ describe('change feed', () => {
     await expect(run(sandbox, 'true')).rejects.toThrow(/disposed/);
   });
 });
+
+/** Raises `stop` from a thread of its own after `ms`, as the page does when the learner presses Stop. */
+function raiseFromAnotherThread(stop: StopCell, ms: number): void {
+  const code = `
+    const { workerData } = require('node:worker_threads');
+    const cell = new Int32Array(workerData);
+    Atomics.wait(cell, 0, 0, ${ms});
+    Atomics.store(cell, 0, 1);
+  `;
+  new Worker(code, { eval: true, workerData: stop.cell.buffer }).unref();
+}

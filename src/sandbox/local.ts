@@ -344,7 +344,7 @@ export class LocalSandbox implements Sandbox, ByteReader {
     const { timeoutMs, signal, agent = 'user' } = options;
     if (signal?.aborted) return { stdout: '', stderr: '', exitCode: EXIT_STOPPED, timedOut: false };
     // A runtime's first load (Pyodide: seconds) happens before the clock starts.
-    const notes = await this.#runtimes.prepare(command);
+    const notes = await this.#runtimes.prepare(command, signal);
     if (signal?.aborted) return { stdout: '', stderr: notes, exitCode: EXIT_STOPPED, timedOut: false };
     const fs = new AgentFs(this.#feed, agent);
     const started = Date.now();

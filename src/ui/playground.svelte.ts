@@ -365,13 +365,15 @@ export class Playground {
     this.#controller = controller;
     const run = this.#run ?? this.#begin(prompt);
     this.step = null;
+    let releasePort = () => {};
     this.#record({ type: 'run', prompt, settings: this.#runSettings() });
     this.#record({ type: 'status', status: { kind: 'running' } });
 
     try {
       // A stopped turn's dangling tail is not sent again: the parent's first event trims it.
       const history = resumableHistory(run.view.parent.messages);
-      const port = await this.sandbox.port();
+      const { port, release } = await this.sandbox.port();
+      releasePort = release;
       await untilStopped(
         this.#agents.runParent({ prompt, history, settings: this.#agentSettings() }, port, {
           onEvents: (events) => this.#onEvents(events),
@@ -385,9 +387,11 @@ export class Playground {
       else {
         const reason = scrub(message(error), this.modelSettings.apiKey);
         this.#record({ type: 'status', status: { kind: 'failed', reason } });
+        this.sandbox.closeConnections();
         this.#agents.stopAll();
       }
     } finally {
+      releasePort();
       this.#releasePending();
       this.#controller = undefined;
       this.#runModel = undefined;
@@ -417,6 +421,8 @@ export class Playground {
   stop(): void {
     if (!this.#controller) return;
     this.#controller.abort();
+    // The sandbox first: its commands stop even if it is inside a loop that never yields.
+    this.sandbox.closeConnections();
     this.#agents.stopAll();
   }
 
@@ -440,7 +446,7 @@ export class Playground {
     try {
       const { readyAtEpoch } = await untilStopped(worker.ready, signal);
       measure('subagent:spawn', start, Math.max(start, pageTime(readyAtEpoch)));
-      const port = await sandboxPort;
+      const { port } = await sandboxPort;
       const summary = await untilStopped(
         worker.run({ agent: id, prompt: task.prompt, settings: this.#agentSettings() }, port, (events) =>
           this.#onEvents(events),
@@ -454,6 +460,10 @@ export class Playground {
       throw error;
     } finally {
       worker.terminate();
+      void sandboxPort.then(
+        ({ release }) => release(),
+        () => {},
+      );
       measure('subagent:run', start, performance.now());
     }
   }

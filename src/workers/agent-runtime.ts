@@ -7,15 +7,35 @@ import type { EventSink, LoopEvent } from '../core/loop';
 import type { AgentId } from '../core/messages';
 import { baseToolHandlers, type ToolHandler } from '../core/tools';
 import type { Sandbox } from '../sandbox/sandbox';
+import { StopCell } from '../sandbox/stop-signal';
 import type { AgentSettings, EventHost, SandboxRemote, WorkerEvent } from './protocol';
 
-/** The shared sandbox, reached over a MessagePort, as the Sandbox interface the tools expect. */
+/**
+ * The shared sandbox, reached over a MessagePort, as the Sandbox interface the tools expect.
+ * A tool call's signal reaches the command: by a shared cell the sandbox reads while it is busy
+ * running it, and by a cancel message naming the request.
+ */
 export function remoteSandbox(port: MessagePort, workdir: string): Sandbox {
   const remote = Comlink.wrap<SandboxRemote>(port);
+  let ids = 0;
   return {
     kind: 'local',
     workdir,
-    exec: (command, { timeoutMs, agent }) => remote.exec(command, timeoutMs, agent ?? 'user'),
+    async exec(command, { timeoutMs, agent, signal }) {
+      const id = ++ids;
+      const stop = signal && StopCell.create();
+      const onAbort = () => {
+        stop?.raise();
+        void remote.cancel(id).catch(() => {});
+      };
+      if (signal?.aborted) onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        return await remote.exec({ id, command, timeoutMs, agent: agent ?? 'user', stop: stop?.cell });
+      } finally {
+        signal?.removeEventListener('abort', onAbort);
+      }
+    },
     readFile: (path) => remote.readFile(path),
     writeFile: (path, content, agent) => remote.writeFile(path, content, agent ?? 'user'),
     exists: (path) => remote.exists(path),

@@ -84,10 +84,26 @@ export interface SubagentWorkerApi {
   run(request: SubagentRunRequest, sandbox: MessagePort, host: EventHost): Promise<string>;
 }
 
+/** One command, as an agent worker asks the sandbox to run it. */
+export interface ExecRequest {
+  /** Unique on its port: `cancel(id)` names it. */
+  id: number;
+  command: string;
+  timeoutMs: number;
+  agent: AgentId;
+  /**
+   * Shared memory the caller raises to stop the command (see src/sandbox/stop-signal.ts): the
+   * cancel message alone waits until the sandbox's thread is free, which a runaway loop never is.
+   */
+  stop?: Int32Array;
+}
+
 /** What agents may do to the shared sandbox from another thread. */
 export interface SandboxRemote {
   workdir(): string;
-  exec(command: string, timeoutMs: number, agent: AgentId): Promise<ExecResult>;
+  exec(request: ExecRequest): Promise<ExecResult>;
+  /** Stops the command of request `id`, if it is still running; it then answers with exit code 130. */
+  cancel(id: number): void;
   readFile(path: string): Promise<string>;
   writeFile(path: string, content: string, agent: AgentId): Promise<void>;
   exists(path: string): Promise<boolean>;
@@ -118,8 +134,13 @@ export interface SandboxWorkerApi extends SandboxRemote {
    * build/early-sandbox.ts).
    */
   boot(sample: SampleName): Promise<{ workdir: string; readyAtEpoch?: number }>;
-  /** Serves the sandbox on another port (one per agent worker). */
-  connect(port: MessagePort): void;
+  /**
+   * Serves the sandbox on another port (one per agent worker). `stop`, raised by the page, stops
+   * every command of this connection even while the sandbox's thread is busy running one.
+   */
+  connect(port: MessagePort, id: number, stop?: Int32Array): void;
+  /** Stops the connection's commands still running and closes its port (the agent is gone). */
+  disconnect(id: number): void;
   /** Sends every file change, in batches. */
   watch(listener: (changes: FileChange[]) => void): void;
   /** Part of a file and its size, for the page's file viewer (not for agents: they read text). */
@@ -237,6 +258,26 @@ export function checkReady(value: unknown): WorkerReady {
   if (typeof readyAtEpoch !== 'number' || !Number.isFinite(readyAtEpoch))
     throw new ProtocolError("ready: 'readyAtEpoch' must be a finite number");
   return { name: expectString(value, 'name', 'ready'), readyAtEpoch };
+}
+
+/** Checks an exec request as it arrives in the sandbox; a bad one fails the call, not the sandbox. */
+export function checkExecRequest(value: unknown): ExecRequest {
+  if (!isRecord(value)) throw new ProtocolError('exec: expected an object');
+  if (typeof value.id !== 'number' || !Number.isSafeInteger(value.id))
+    throw new ProtocolError("exec: 'id' must be an integer");
+  if (typeof value.timeoutMs !== 'number' || !(value.timeoutMs > 0))
+    throw new ProtocolError("exec: 'timeoutMs' must be a positive number");
+  const stop = value.stop;
+  const shared = typeof SharedArrayBuffer === 'function' && stop instanceof Int32Array;
+  if (stop !== undefined && !(shared && stop.buffer instanceof SharedArrayBuffer && stop.length >= 1))
+    throw new ProtocolError("exec: 'stop' must be an Int32Array over shared memory");
+  return {
+    id: value.id,
+    command: expectString(value, 'command', 'exec'),
+    timeoutMs: value.timeoutMs,
+    agent: expectString(value, 'agent', 'exec'),
+    stop,
+  };
 }
 
 /** Checks a task request as it arrives on the page from the parent worker. */

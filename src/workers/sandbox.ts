@@ -11,7 +11,9 @@ import { create } from '../sandbox/local';
 import { loadSample } from '../sandbox/samples';
 import { readUrlSettings } from '../settings/url-settings';
 import type { SampleName } from '../sandbox/samples';
-import { isEarlyBoot, type SandboxRemote, type SandboxWorkerApi } from './protocol';
+import { StopCell } from '../sandbox/stop-signal';
+import { isEarlyBoot, type SandboxWorkerApi } from './protocol';
+import { sandboxRemote, serveSandbox, type SandboxConnection } from './sandbox-service';
 
 // On the worker's own timeline: one entry per evaluation of this module, so a second copy of it
 // in the same worker (see build/early-sandbox.ts) shows up, and the tests check it never does.
@@ -40,14 +42,8 @@ function queue(change: FileChange): void {
   }
 }
 
-const remote: SandboxRemote = {
-  workdir: () => ready().workdir,
-  exec: (command, timeoutMs, agent) => ready().exec(command, { timeoutMs, agent }),
-  readFile: (path) => ready().readFile(path),
-  writeFile: (path, content, agent) => ready().writeFile(path, content, agent),
-  exists: (path) => ready().exists(path),
-  list: () => ready().list(),
-};
+/** One per agent worker's port, by the page's id for it. */
+const connections = new Map<number, SandboxConnection>();
 
 type Booted = { workdir: string; readyAtEpoch: number };
 
@@ -89,7 +85,7 @@ function onEarlyBoot(event: MessageEvent): void {
 self.addEventListener('message', onEarlyBoot);
 
 const api: SandboxWorkerApi = {
-  ...remote,
+  ...sandboxRemote(ready).remote,
 
   async boot(sample: SampleName) {
     self.removeEventListener('message', onEarlyBoot);
@@ -100,8 +96,14 @@ const api: SandboxWorkerApi = {
     return mount(sample);
   },
 
-  connect(port: MessagePort) {
-    Comlink.expose(remote, port);
+  connect(port: MessagePort, id: number, stop?: Int32Array) {
+    connections.get(id)?.close();
+    connections.set(id, serveSandbox(ready, port, stop && new StopCell(stop)));
+  },
+
+  disconnect(id: number) {
+    connections.get(id)?.close();
+    connections.delete(id);
   },
 
   watch(callback) {

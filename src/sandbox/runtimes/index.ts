@@ -134,11 +134,11 @@ export class LanguageRuntimes {
    * Loads the runtimes `command` starts, before its clock runs. Returns the note for its stderr
    * (only on the load that did the work); a failed load is reported by the command itself.
    */
-  async prepare(command: string): Promise<string> {
+  async prepare(command: string, signal?: AbortSignal): Promise<string> {
     const wanted = runtimesNamedIn(command);
     const notes = await Promise.all([
       wanted.python
-        ? this.#loadPython().then(
+        ? this.#loadPython(signal).then(
             (r) => r.note,
             () => '',
           )
@@ -192,7 +192,7 @@ export class LanguageRuntimes {
    * The Python host, loaded; `note` is set for the call that did the load. A host whose worker
    * was terminated (a script that would not stop) loads again here, with progress and a note.
    */
-  async #loadPython(): Promise<{ host: PythonHost; note: string }> {
+  async #loadPython(signal?: AbortSignal): Promise<{ host: PythonHost; note: string }> {
     const host = await this.#pythonHost();
     if (host.loaded) return { host, note: '' };
     if (this.#pythonLoading) {
@@ -204,12 +204,13 @@ export class LanguageRuntimes {
     const onProgress = (progress: EngineProgress) => {
       if (progress.phase === 'loading') this.#emit({ runtime: 'python', ...progress });
     };
-    this.#pythonLoading = host.load(onProgress);
+    this.#pythonLoading = host.load(onProgress, signal);
     let loaded: boolean;
     try {
       loaded = await this.#pythonLoading;
     } catch (error) {
-      this.#emit({ runtime: 'python', phase: 'failed', message: String(error) });
+      // A load the learner stopped did not fail; the next use loads again.
+      if (!signal?.aborted) this.#emit({ runtime: 'python', phase: 'failed', message: String(error) });
       throw error;
     } finally {
       this.#pythonLoading = undefined;

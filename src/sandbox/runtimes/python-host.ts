@@ -5,7 +5,8 @@
  *   sandbox worker                                nested worker `python` (pyodide.worker.ts)
  *   WorkerPythonHost ── Comlink: load, run ──────▶ PythonEngine (pyodide.ts)
  *        │  at the deadline: interrupt[0] = 2 ───▶ KeyboardInterrupt in the script
- *        └─ still running 1 s later: terminate() the worker; the next run loads Pyodide again
+ *        ├─ still running 1 s later: terminate() the worker; the next run loads Pyodide again
+ *        └─ Stop: terminate() at once (the learner is waiting; the run's work is abandoned)
  *
  * Pyodide holds its thread while a script runs, so it gets a thread of its own: the sandbox
  * worker stays free for other agents' commands and for the deadline timer. The interrupt needs
@@ -32,7 +33,7 @@ export interface PythonHost {
    * Loads Pyodide once; later calls share the same load. While a stopped script is unwinding
    * (or its worker is being terminated) it waits for that first. Resolves to whether it loaded.
    */
-  load(onProgress: (progress: EngineProgress) => void): Promise<boolean>;
+  load(onProgress: (progress: EngineProgress) => void, signal?: AbortSignal): Promise<boolean>;
   run(request: PythonRunRequest, limits: PythonRunLimits): Promise<PythonHostResult>;
   dispose(): void;
 }
@@ -53,6 +54,8 @@ export class WorkerPythonHost implements PythonHost {
   #worker: Worker | undefined;
   #api: Comlink.Remote<PythonWorkerApi> | undefined;
   #loading: Promise<void> | undefined;
+  /** Fails the load under way: its worker was terminated, and it would never answer. */
+  #abandon: ((error: Error) => void) | undefined;
   #loaded = false;
   /** A run's script is being stopped: interrupted, maybe about to be terminated. */
   #stopping = false;
@@ -62,7 +65,8 @@ export class WorkerPythonHost implements PythonHost {
       ? new Int32Array(new SharedArrayBuffer(4))
       : undefined;
 
-  async load(onProgress: (progress: EngineProgress) => void): Promise<boolean> {
+  /** A `signal` aborted during the first load (Stop) terminates the worker that was loading. */
+  async load(onProgress: (progress: EngineProgress) => void, signal?: AbortSignal): Promise<boolean> {
     if (this.#stopping) await this.#queue;
     if (this.#loaded) return false;
     if (!this.#loading) {
@@ -79,16 +83,24 @@ export class WorkerPythonHost implements PythonHost {
           reject(new Error(event.message || 'the Python worker failed')),
         );
       });
+      const abandoned = new Promise<never>((_, reject) => (this.#abandon = reject));
       this.#loading = Promise.race([
         api.load(pyodideIndexURL(), this.#interrupt, Comlink.proxy(onProgress)),
         failed,
+        abandoned,
       ]);
       this.#loading.then(
         () => (this.#loaded = true),
         () => this.#reset(),
       );
     }
-    await this.#loading;
+    const onAbort = () => this.#reset();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      await this.#loading;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
     return true;
   }
 
@@ -114,6 +126,13 @@ export class WorkerPythonHost implements PythonHost {
     let terminate: ReturnType<typeof setTimeout> | undefined;
     const stop = (byDeadline: boolean) => {
       timedOut ||= byDeadline;
+      if (!byDeadline) {
+        // Stop: nobody waits for the script's own unwinding, and the worker's memory goes with it.
+        this.#stopping = true;
+        this.#reset();
+        kill?.();
+        return;
+      }
       if (this.#stopping) return;
       this.#stopping = true;
       if (interrupt) {
@@ -132,6 +151,7 @@ export class WorkerPythonHost implements PythonHost {
     try {
       const outcome = await Promise.race([api.run(request), killed]);
       if (outcome === 'killed') {
+        if (!timedOut) return notRun(false);
         const note = 'python3: the script did not stop when interrupted; its interpreter was restarted\n';
         return { ...notRun(timedOut), stderr: note };
       }
@@ -151,6 +171,8 @@ export class WorkerPythonHost implements PythonHost {
   }
 
   #reset(): void {
+    if (!this.#loaded) this.#abandon?.(new Error('its load was stopped'));
+    this.#abandon = undefined;
     this.#loaded = false;
     this.#api?.[Comlink.releaseProxy]();
     this.#worker?.terminate();

@@ -6,15 +6,23 @@
  */
 import { PythonEngine, type EngineOptions, type EngineProgress, type PythonRunRequest } from './pyodide';
 import type { PythonHost, PythonHostResult, PythonRunLimits } from './python-host';
+import { stopCellsOf } from '../stop-signal';
 
-/** Sleeps on slot 1 until the deadline or a cancel; then sends SIGINT to slot 0 until cancelled. */
+/**
+ * Sleeps on slot 1 until the deadline, a raised stop cell (looked at every 20 ms) or the end of
+ * the run; from the deadline or the stop on, sends SIGINT to slot 0 until the run ends.
+ */
 const WATCHDOG = `
 const { workerData } = require('node:worker_threads');
 const slots = new Int32Array(workerData.buffer);
-let wait = workerData.ms;
-while (Atomics.wait(slots, 1, 0, wait) === 'timed-out') {
-  Atomics.store(slots, 0, 2);
-  wait = 250;
+const stops = workerData.stops.map((buffer) => new Int32Array(buffer));
+const deadline = Date.now() + workerData.ms;
+let interrupting = false;
+for (;;) {
+  interrupting ||= Date.now() >= deadline || stops.some((stop) => Atomics.load(stop, 0) !== 0);
+  if (interrupting) Atomics.store(slots, 0, 2);
+  const wait = interrupting ? 250 : stops.length ? Math.min(20, deadline - Date.now()) : deadline - Date.now();
+  if (Atomics.wait(slots, 1, 0, Math.max(0, wait)) !== 'timed-out') break;
 }
 `;
 
@@ -71,14 +79,20 @@ export class InProcessPythonHost implements PythonHost {
     const watchdog = threads
       ? new threads.Worker(WATCHDOG, {
           eval: true,
-          workerData: { buffer: this.#slots.buffer, ms: Math.max(0, limits.deadline - Date.now()) },
+          workerData: {
+            buffer: this.#slots.buffer,
+            ms: Math.max(0, limits.deadline - Date.now()),
+            // Stop reaches the script through these: this thread is Python's until it returns.
+            stops: stopCellsOf(limits.signal).map((stop) => stop.cell.buffer),
+          },
         })
       : undefined;
     watchdog?.unref();
     try {
       const result = engine.run(request);
       const timedOut = result.interrupted && Date.now() >= limits.deadline;
-      return { ...result, timedOut, exitCode: timedOut ? 124 : result.exitCode };
+      const stopped = result.interrupted && !timedOut && limits.signal?.aborted === true;
+      return { ...result, timedOut, exitCode: timedOut ? 124 : stopped ? 130 : result.exitCode };
     } finally {
       Atomics.store(this.#slots, 1, 1);
       Atomics.notify(this.#slots, 1);

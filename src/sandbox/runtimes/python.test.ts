@@ -5,10 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { create, DEFAULT_WORKDIR, type LocalSandbox } from '../local';
 import { loadSample } from '../samples';
 import type { FileChange } from '../sandbox';
+import { StopCell, watchedSignal } from '../stop-signal';
 import type { RuntimeProgress } from '.';
 import { parsePythonArgs, PYTHON_VERSION } from './python';
 
@@ -211,6 +213,22 @@ describe('python3 on Pyodide', () => {
       timedOut: false,
     });
   });
+  // Python holds this thread while it runs: Stop comes from another one (the page, in the browser).
+  it('ends a runaway loop when another thread raises its stop, as stopped, not timed out', async () => {
+    const stop = new StopCell();
+    const watched = watchedSignal([stop]);
+    raiseFromAnotherThread(stop, 200);
+    const started = Date.now();
+    const result = await sandbox.exec('python3 -c "while True: pass"', {
+      timeoutMs: 30_000,
+      agent: 'parent',
+      signal: watched.signal,
+    });
+    watched.dispose();
+    expect(result).toMatchObject({ exitCode: 130, timedOut: false });
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(await run(sandbox, 'python3 -c "print(\'next\')"')).toMatchObject({ stdout: 'next\n' });
+  });
 });
 
 /**
@@ -290,3 +308,13 @@ describe('python3 is offline', () => {
     expect(result).toMatchObject({ stdout: '2 {"a": 1} 4\n', stderr: '', exitCode: 0 });
   });
 });
+/** Raises `stop` from a thread of its own after `ms`, as the page does when the learner presses Stop. */
+function raiseFromAnotherThread(stop: StopCell, ms: number): void {
+  const code = `
+    const { workerData } = require('node:worker_threads');
+    const cell = new Int32Array(workerData);
+    Atomics.wait(cell, 0, 0, ${ms});
+    Atomics.store(cell, 0, 1);
+  `;
+  new Worker(code, { eval: true, workerData: stop.cell.buffer }).unref();
+}

@@ -1,0 +1,110 @@
+/**
+ * Stop under a runaway command, and a long session: the learner's Stop must reach the sandbox,
+ * whose thread may be inside a loop that never yields, and twenty runs in one page must leave
+ * behind no workers and no memory.
+ *
+ * The model is the mock Messages API (scripts/mock-api.mjs): its mock-runaway-* scenarios run a
+ * command that never ends when the prompt says "runaway", else `echo ready`.
+ */
+import type { Page } from '@playwright/test';
+import { expect, open, parentList, PROMPTS, runSample, status, test } from './fixtures';
+
+const MOCK = `http://127.0.0.1:${process.env.MOCK_API_PORT ?? 41801}`;
+
+/** Opens the playground on the mock endpoint, with a key entered in Settings (never in the URL). */
+async function openOnMock(page: Page, scenario: string): Promise<void> {
+  await page.goto(`/?provider=anthropic&sandbox=local&baseURL=${encodeURIComponent(MOCK)}&model=${scenario}`);
+  await expect(status(page)).toHaveText(/^Idle/);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await dialog.getByRole('textbox', { name: 'API key' }).fill('sk-ant-e2e-any-key');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+}
+
+async function runPrompt(page: Page, prompt: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Prompt' }).fill(prompt);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+}
+
+/**
+ * The names of the live dedicated workers, nested ones included (the sandbox's `python`), as
+ * DevTools lists them: asking a worker itself would wait behind the very loop under test.
+ */
+async function liveWorkers(page: Page): Promise<string[]> {
+  const cdp = await page.context().browser()!.newBrowserCDPSession();
+  try {
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    const origin = new URL(page.url()).origin;
+    return targetInfos
+      .filter((target) => target.type === 'worker' && target.url.startsWith(origin))
+      .map((target) => target.title)
+      .sort();
+  } finally {
+    await cdp.detach();
+  }
+}
+
+const RUNAWAYS = [
+  { scenario: 'mock-runaway-bash', language: 'bash', command: 'while true; do :; done' },
+  { scenario: 'mock-runaway-python', language: 'python3', command: 'python3 -c "while True: pass"' },
+  { scenario: 'mock-runaway-node', language: 'node', command: "node -e 'while (true) {}'" },
+];
+
+for (const { scenario, language, command } of RUNAWAYS) {
+  test(`Stop ends a runaway ${language} command: the next run's command answers at once`, async ({
+    page,
+  }) => {
+    test.setTimeout(60_000);
+    await openOnMock(page, scenario);
+    await runPrompt(page, 'Start the runaway command');
+    const call = parentList(page).locator('[data-block="tool_use"]');
+    await expect(call).toContainText(command);
+    if (language === 'python3') {
+      // Pyodide's first load takes seconds; Stop must meet the script itself, not the load.
+      await expect(page.getByText('python3 (Pyodide) loaded in')).toBeVisible({ timeout: 40_000 });
+      await expect.poll(() => liveWorkers(page)).toContain('python');
+    }
+    await page.waitForTimeout(300); // the loop is running in the sandbox by now
+    await expect(status(page)).toHaveText(/^Running/);
+
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect(status(page)).toHaveText(/^Stopped/, { timeout: 1000 });
+
+    // A second command on the same sandbox: before, it waited behind the loop for 120 s.
+    await runPrompt(page, 'Now a quick one');
+    await expect(status(page)).toHaveText(/^Finished/, { timeout: 5000 });
+    const results = parentList(page).locator('[data-block="tool_result"]');
+    await expect(results.last()).toContainText('ready');
+    await expect(parentList(page).last()).toContainText('The command said: ready');
+    if (language === 'python3') {
+      // Stop ends the script with its interpreter: the worker and its memory are gone.
+      await expect.poll(() => liveWorkers(page), { timeout: 2000 }).not.toContain('python');
+    }
+  });
+}
+
+test('after 20 runs in one page: only the sandbox and the parent live on, and the heap has not grown', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await open(page, 'provider=demo&speed=instant&sandbox=local');
+  const cdp = await page.context().newCDPSession(page);
+  const heapAfterGc = async () => {
+    await cdp.send('HeapProfiler.collectGarbage');
+    await cdp.send('HeapProfiler.collectGarbage');
+    return (await cdp.send('Runtime.getHeapUsage')).usedSize;
+  };
+
+  await runSample(page, PROMPTS.framework);
+  const first = await heapAfterGc();
+  for (let i = 1; i < 20; i++) {
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await runSample(page, PROMPTS.framework);
+  }
+  await expect.poll(() => liveWorkers(page)).toEqual(['parent', 'sandbox']);
+  const last = await heapAfterGc();
+  expect(last, `heap after GC: ${first} bytes after the first run, ${last} after the 20th`).toBeLessThan(
+    2 * first,
+  );
+});

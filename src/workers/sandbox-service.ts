@@ -1,0 +1,76 @@
+/**
+ * The sandbox served on one agent worker's port: SandboxRemote over any Sandbox, the offline one
+ * in the sandbox worker or WebContainer on the page.
+ *
+ *   agent worker                       this connection                      Sandbox
+ *   exec({id, command, stop}) ───────▶ signal(id) = request cell ∪ ───────▶ exec(command, {signal})
+ *   cancel(id) ──────────────────────▶   connection cell ∪ cancel ∪ close
+ *   page: close() (Stop, or the agent is done) aborts every command in flight, closes the port
+ *
+ * Each request gets its own AbortSignal: the loop's tool call that sent it can stop it (cancel),
+ * and so can the page, which owns the connection and terminates agent workers at Stop.
+ */
+import * as Comlink from 'comlink';
+import type { Sandbox } from '../sandbox/sandbox';
+import { StopCell, watchedSignal } from '../sandbox/stop-signal';
+import { checkExecRequest, type SandboxRemote } from './protocol';
+
+export interface SandboxConnection {
+  /** Stops the commands still running on this port and closes it. */
+  close(): void;
+}
+
+/** Serves `sandbox()` on `port`; `stop` is the page's cell for this connection, when shared memory exists. */
+export function serveSandbox(sandbox: () => Sandbox, port: MessagePort, stop?: StopCell): SandboxConnection {
+  const served = sandboxRemote(sandbox, stop);
+  Comlink.expose(served.remote, port);
+  return {
+    close() {
+      served.close();
+      port.close();
+    },
+  };
+}
+
+/** SandboxRemote over `sandbox()`, each exec with its own signal; `close` aborts those still running. */
+export function sandboxRemote(
+  sandbox: () => Sandbox,
+  stop?: StopCell,
+): { remote: SandboxRemote } & SandboxConnection {
+  const running = new Map<number, AbortController>();
+  const closed = new AbortController();
+  const remote: SandboxRemote = {
+    workdir: () => sandbox().workdir,
+    async exec(raw) {
+      const request = checkExecRequest(raw);
+      const cancel = new AbortController();
+      running.get(request.id)?.abort();
+      running.set(request.id, cancel);
+      const cells = [stop, request.stop && new StopCell(request.stop)].filter((c): c is StopCell => !!c);
+      const watched = watchedSignal(cells, [cancel.signal, closed.signal]);
+      try {
+        return await sandbox().exec(request.command, {
+          timeoutMs: request.timeoutMs,
+          agent: request.agent,
+          signal: watched.signal,
+        });
+      } finally {
+        watched.dispose();
+        if (running.get(request.id) === cancel) running.delete(request.id);
+      }
+    },
+    cancel: (id) => running.get(id)?.abort(),
+    readFile: (path) => sandbox().readFile(path),
+    writeFile: (path, content, agent) => sandbox().writeFile(path, content, agent),
+    exists: (path) => sandbox().exists(path),
+    list: () => sandbox().list(),
+  };
+  return {
+    remote,
+    close() {
+      stop?.raise();
+      closed.abort();
+      running.clear();
+    },
+  };
+}
