@@ -38,7 +38,9 @@ async function call<T>(page: Page, method: string, ...args: unknown[]): Promise<
   );
 }
 
-const exec = (page: Page, command: string) => call<ExecResult>(page, 'exec', command, 60_000, 'user');
+let requests = 0;
+const exec = (page: Page, command: string) =>
+  call<ExecResult>(page, 'exec', { id: ++requests, command, timeoutMs: 60_000, agent: 'user' });
 
 /** Line `i` (from 1) of the generated text files: 32 bytes, so sizes are exact multiples. */
 const line = (i: number) => `${String(i).padStart(8, '0')} abcdefghijklmnopqrstuv\n`;

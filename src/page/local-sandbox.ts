@@ -53,6 +53,10 @@ export class LocalSandboxHost implements SandboxHost {
     };
   }
 
+  async reset(): Promise<void> {
+    await this.api.boot(this.sample);
+  }
+
   async watch(listener: (changes: FileChange[]) => void): Promise<void> {
     await this.api.watch(Comlink.proxy(listener));
   }

@@ -29,6 +29,8 @@ export interface SandboxHost {
   readBytes(path: string, offset: number, length: number): Promise<FileSlice>;
   /** Sends the first-use loading of language runtimes, where the backend has them. */
   watchRuntimes?(listener: (progress: RuntimeProgress) => void): Promise<void>;
+  /** Puts the sample project back as it was mounted (a comparison's fresh copy for each run). */
+  reset(): Promise<void>;
   /** Stops the sandbox (its worker, or its file watch and ports). */
   dispose(): void;
 }

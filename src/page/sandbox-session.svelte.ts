@@ -186,6 +186,15 @@ export class SandboxSession {
     this.#connections.clear();
   }
 
+  /** The sample project again, as mounted at the start: a fresh copy for the next run. */
+  async reset(): Promise<void> {
+    const host = this.#host;
+    if (!host) throw new Error('The sandbox is not ready');
+    this.closeConnections();
+    await host.reset();
+    if (this.#host === host) this.files = await host.list();
+  }
+
   /** Reads a file of the shared sandbox for the viewer. */
   readFile(path: string): Promise<string> {
     if (!this.#host) return Promise.reject(new Error('The sandbox is not ready'));

@@ -16,7 +16,8 @@
  * worked, so an offline page never downloads the shell a second time.
  */
 import * as Comlink from 'comlink';
-import type { ByteReader, FileChange, FileEntry, FileSlice, Sandbox } from '../sandbox/sandbox';
+import type { FileChange, FileEntry, FileSlice } from '../sandbox/sandbox';
+import type { WebContainerSandbox } from '../sandbox/webcontainer';
 import { bootWebContainer, DEFAULT_BOOT_TIMEOUT_MS } from '../sandbox/webcontainer-boot';
 import type { ShellOutcome, ShellRunner } from '../sandbox/webcontainer-shell';
 import type { SampleName } from '../sandbox/samples';
@@ -109,7 +110,7 @@ export function workerShell(): ShellRunner {
 export class WebContainerSandboxHost implements SandboxHost {
   readonly kind = 'webcontainer' as const;
   readonly ready: Promise<{ workdir: string }>;
-  #sandbox: (Sandbox & ByteReader) | undefined;
+  #sandbox: WebContainerSandbox | undefined;
   #listener: ((changes: FileChange[]) => void) | undefined;
   #pending: FileChange[] = [];
   readonly #connections = new Set<SandboxConnection>();
@@ -137,7 +138,7 @@ export class WebContainerSandboxHost implements SandboxHost {
     return { workdir: sandbox.workdir };
   }
 
-  #ready(): Sandbox & ByteReader {
+  #ready(): WebContainerSandbox {
     if (!this.#sandbox || this.#disposed) throw new Error('The WebContainer sandbox is not ready');
     return this.#sandbox;
   }
@@ -164,6 +165,14 @@ export class WebContainerSandboxHost implements SandboxHost {
     };
     this.#connections.add(connection);
     return connection;
+  }
+
+  async reset(): Promise<void> {
+    const [{ toFileSystemTree }, { loadSample }] = await Promise.all([
+      import('../sandbox/webcontainer'),
+      import('../sandbox/samples'),
+    ]);
+    await this.#ready().mount(toFileSystemTree(loadSample(this.sample)));
   }
 
   async watch(listener: (changes: FileChange[]) => void): Promise<void> {

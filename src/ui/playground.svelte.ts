@@ -22,6 +22,7 @@ import { LiveRun } from '../run/live';
 import { modelCalls } from '../run/measures';
 import {
   REFERENCE_LIMITS,
+  type ContextMode,
   type RecordOrigin,
   type RunEvent,
   type RunRecord,
@@ -43,6 +44,7 @@ import {
 } from '../settings/model-settings';
 import { DEFAULT_MODEL, readUrlSettings, type UrlSettings } from '../settings/url-settings';
 import { checkEvent, type AgentSettings, type WorkerEvent } from '../workers/protocol';
+import { Comparison } from './comparison.svelte';
 import { History } from './history.svelte';
 import { t } from './i18n';
 import { Playback } from './playback.svelte';
@@ -91,6 +93,7 @@ export class Playground {
   readonly sandbox: SandboxSession;
   readonly history: History;
   readonly playback: Playback;
+  readonly comparison: Comparison;
 
   /** The view of the live conversation, as of its latest event. */
   live = $state.raw<RunView>(EMPTY_VIEW);
@@ -106,6 +109,8 @@ export class Playground {
   notice = $state<string | null>(null);
   /** The Settings dialog's values (see model-settings.ts for where each one is kept). */
   modelSettings = $state.raw<ModelSettings>(DEFAULTS);
+  /** How the parent's work is split in the next run (SPEC.md, "Teaching variants"). */
+  context = $state<ContextMode>('isolated');
   /** Set while the learner is asked whether the key may go to a host it was not saved for. */
   keyQuestion = $state.raw<{ savedFor: string; sendTo: string } | null>(null);
 
@@ -168,6 +173,7 @@ export class Playground {
     });
     this.history = new History();
     this.playback = new Playback(this);
+    this.comparison = new Comparison(this);
   }
 
   /** The record on screen: the opened one, or the live conversation's. */
@@ -261,7 +267,7 @@ export class Playground {
       ...(provider === 'anthropic' ? { baseURL } : {}),
       sample: this.url.sample,
       sandbox: this.sandbox.label || this.url.sandbox,
-      context: 'isolated',
+      context: this.context,
       limits: REFERENCE_LIMITS,
     };
   }
@@ -419,6 +425,7 @@ export class Playground {
 
   /** Stops the run at once: every agent worker is terminated; the sandbox and the arrays stay. */
   stop(): void {
+    this.comparison.stop();
     if (!this.#controller) return;
     this.#controller.abort();
     // The sandbox first: its commands stop even if it is inside a loop that never yields.
@@ -577,6 +584,24 @@ export class Playground {
     this.closeOpened();
     this.clear();
     await this.run(prompt);
+  }
+
+  /** A fresh conversation on a fresh copy of the sample project (each run of a comparison). */
+  async startOver(): Promise<void> {
+    this.closeOpened();
+    this.clear();
+    await this.start();
+    await this.sandbox.reset();
+  }
+
+  /** Compare: the prompt in each context mode, on fresh copies of the sample project. */
+  async compare(prompt: string, withFork: boolean): Promise<void> {
+    if (!prompt.trim()) {
+      this.notice = 'Type a prompt first, or pick one of the sample prompts.';
+      return;
+    }
+    if (this.running || this.comparison.running) return;
+    await this.comparison.start(prompt, withFork);
   }
 
   /** Starts over: a fresh conversation (the files stay as they are). */

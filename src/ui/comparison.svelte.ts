@@ -1,0 +1,108 @@
+/**
+ * Compare: the same prompt run in several context modes, one after another, each on a fresh copy
+ * of the sample project, and the lesson measured on the learner's own runs (SPEC.md, "How the
+ * saving is counted"): the saving of isolation = 1 - parent context (isolated) / (none).
+ *
+ * The runs go `none` first and `isolated` last, so the screen ends on the s04 run, with the
+ * single agent's line drawn over it in the chart.
+ */
+import { runTotals, type RunTotals } from '../run/measures';
+import type { ContextMode, RunRecord, RunStatus } from '../run/record';
+
+export interface ComparedRun {
+  mode: ContextMode;
+  record: RunRecord;
+  status: RunStatus;
+  totals: RunTotals;
+}
+
+/** What Compare needs of the playground. */
+export interface Comparable {
+  readonly record: RunRecord | null;
+  readonly status: RunStatus;
+  context: ContextMode;
+  /** A fresh conversation on a fresh copy of the sample project. */
+  startOver(): Promise<void>;
+  run(prompt: string): Promise<void>;
+}
+
+/** The tutorial's figure for prompt 1: the parent keeps about 330 tokens instead of about 2,750. */
+export const TUTORIAL = { isolated: 330, none: 2750, saving: 88 };
+
+export class Comparison {
+  prompt = $state('');
+  modes = $state.raw<ContextMode[]>([]);
+  runs = $state.raw<ComparedRun[]>([]);
+  /** The mode running now, or null when the comparison is over. */
+  current = $state<ContextMode | null>(null);
+  /** Why it ended early: a run stopped or failed. */
+  ended = $state<RunStatus | null>(null);
+
+  /** The saving of isolation, in percent, once both runs it needs are done. */
+  saving = $derived.by(() => {
+    const isolated = this.runs.find((r) => r.mode === 'isolated' && r.status.kind === 'finished');
+    const none = this.runs.find((r) => r.mode === 'none' && r.status.kind === 'finished');
+    if (!isolated || !none || none.totals.parentContext === 0) return null;
+    return savingOf(isolated.totals, none.totals);
+  });
+
+  readonly #target: Comparable;
+  #stopped = false;
+
+  constructor(target: Comparable) {
+    this.#target = target;
+  }
+
+  get running(): boolean {
+    return this.current !== null;
+  }
+
+  /** Runs `prompt` in each mode (none first, isolated last); a stopped or failed run ends it. */
+  async start(prompt: string, withFork: boolean): Promise<void> {
+    if (this.running) return;
+    const modes: ContextMode[] = withFork ? ['none', 'fork', 'isolated'] : ['none', 'isolated'];
+    this.prompt = prompt;
+    this.modes = modes;
+    this.runs = [];
+    this.ended = null;
+    this.#stopped = false;
+    const target = this.#target;
+    const before = target.context;
+    try {
+      for (const mode of modes) {
+        if (this.#stopped) break;
+        this.current = mode;
+        await target.startOver();
+        target.context = mode;
+        await target.run(prompt);
+        const record = target.record;
+        const status = target.status;
+        if (record) this.runs = [...this.runs, { mode, record, status, totals: runTotals(record) }];
+        if (status.kind !== 'finished') {
+          this.ended = status;
+          break;
+        }
+      }
+    } finally {
+      target.context = before;
+      this.current = null;
+    }
+  }
+
+  /** Stop: the run under way stops (the playground's Stop) and no further mode starts. */
+  stop(): void {
+    this.#stopped = true;
+  }
+
+  clear(): void {
+    if (this.running) return;
+    this.runs = [];
+    this.modes = [];
+    this.ended = null;
+  }
+}
+
+/** 1 - isolated / none, in whole percent (SPEC.md). */
+export function savingOf(isolated: RunTotals, none: RunTotals): number {
+  return Math.round((1 - isolated.parentContext / none.parentContext) * 100);
+}
