@@ -15,13 +15,14 @@
  */
 import type { LoopEvent, TaskRequest } from '../core/loop';
 import type { AgentId, Message } from '../core/messages';
+// With its extension: the Vite config loads this file natively (build/early-sandbox.ts).
 import {
   CONTEXT_MODES,
   LIMIT_RANGES,
   limitProblem,
   type ContextMode,
   type LoopLimits,
-} from '../core/variants';
+} from '../core/variants.ts';
 import type { RuntimeProgress } from '../sandbox/runtimes';
 import type { ExecResult, FileChange, FileEntry } from '../sandbox/sandbox';
 import type { ModelConfig } from '../models/config';
