@@ -17,6 +17,7 @@
  *
  *   mock-s04          a small s04 run decided from the request: the parent delegates with `task`,
  *                     the subagent runs `ls`, reads a file it saw, summarises; the parent answers
+ *                     (a parent with no `task` tool, as in context mode none, takes those steps)
  *   mock-trace        the 8 responses of public/traces/s04.json (the reference run), thinking
  *                     blocks restored, routed to parent or subagent by the system prompt
  *   mock-thinking     mock-s04 with unasked thinking + redacted_thinking blocks first (as some
@@ -211,6 +212,10 @@ function checkRequest(body) {
 const isSubagent = (body) =>
   typeof body.system === 'string' && body.system.startsWith('You are a coding subagent');
 
+/** A parent given no `task` tool (context mode `none`) does the subagent's work itself. */
+const delegates = (body) =>
+  !isSubagent(body) && Array.isArray(body.tools) && body.tools.some((tool) => tool?.name === 'task');
+
 function toolResults(message) {
   return Array.isArray(message?.content) ? message.content.filter((b) => b?.type === 'tool_result') : [];
 }
@@ -236,7 +241,7 @@ function pickFile(listing) {
 function s04Reply(body, ids) {
   const last = body.messages[body.messages.length - 1];
   const results = toolResults(last);
-  if (!isSubagent(body)) {
+  if (delegates(body)) {
     if (results.length === 0) {
       const prompt = userText(last);
       return {

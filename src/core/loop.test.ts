@@ -13,6 +13,7 @@ import {
   type TaskRequest,
 } from './loop';
 import { CHILD_TOOLS, PARENT_TOOLS, type ToolHandler } from './tools';
+import { REFERENCE_LIMITS } from './variants';
 
 const WORKDIR = '/home/user/project';
 const PARENT_SYSTEM = `You are a coding agent at ${WORKDIR}. Use the task tool to delegate exploration or subtasks.`;
@@ -421,7 +422,7 @@ describe('loop rules', () => {
       modelName: 'm',
       workdir: WORKDIR,
       baseHandlers: fakeTools().handlers,
-      maxCalls: 3,
+      limits: { ...REFERENCE_LIMITS, subagentMaxCalls: 3 },
     });
     expect(child.requests).toHaveLength(3);
   });

@@ -16,6 +16,10 @@
  * with their results. (One guard the reference lacks: `tool_use` with no tool_use block also
  * stops, since an empty results message would poison every later request.) A subagent is the same loop with a fresh array, the child tools and a turn
  * cap. Where a subagent runs (here, or in its own Worker) is injected as `runTask`.
+ *
+ * The teaching variants (./variants.ts) are parameters of the same two functions: `none` gives
+ * the parent s02's prompt and no `task`; `fork` starts a child from its caller's history; the
+ * limits set the cap, the cut, max_tokens and whether a subagent gets `task` too.
  */
 import type { AgentId, AssistantBlock, Message, ToolResultBlock, ToolUseBlock, Usage } from './messages';
 import type { ModelClient, ModelResponse, StreamEvent } from './model';
@@ -31,6 +35,14 @@ import {
   type ToolHandler,
   type ToolSchema,
 } from './tools';
+import {
+  forkMessages,
+  mayDelegate,
+  REFERENCE_LIMITS,
+  soloSystem,
+  type ContextMode,
+  type LoopLimits,
+} from './variants';
 
 /** What a UI or a run log can follow. Every event names the loop it comes from. */
 export type LoopEvent =
@@ -61,6 +73,11 @@ export interface TaskRequest {
   id: string;
   prompt: string;
   description: string;
+  /**
+   * In `fork` mode only: the caller's messages before the assistant turn that called `task`. The
+   * child starts from them (see `forkMessages`); in s04 it starts from the prompt alone.
+   */
+  forkFrom?: Message[];
 }
 
 /** Runs one subagent and resolves with the only thing that crosses back: its final text. */
@@ -261,33 +278,53 @@ export interface AgentDeps {
   baseHandlers: Record<string, ToolHandler>;
   signal?: AbortSignal;
   onEvent?: EventSink;
-  maxTokens?: number;
+  /** The loop limits; the reference's when absent. */
+  limits?: LoopLimits;
+  /** How the parent's work is split; `isolated` (s04) when absent. */
+  context?: ContextMode;
+  /** Runs consecutive `task` calls of one response at the same time (results keep call order). */
+  concurrentTasks?: boolean;
 }
 
 export interface SubagentOptions extends AgentDeps {
   agent: AgentId;
-  maxCalls?: number;
-  resultChars?: number;
+  /** How far below the parent it is: the parent's subagents are at 1 (the default). */
+  depth?: number;
+  /** In `fork` mode: the caller's messages it starts from (TaskRequest.forkFrom). */
+  forkFrom?: Message[];
+  /** Where its own `task` calls go, when the limits let it delegate. */
+  runTask?: RunTask;
 }
 
 /**
- * A subagent: the loop with a fresh array holding only its prompt, the child tools and a cap of
- * 30 calls. Only its final text comes back; its messages are dropped with it.
+ * A subagent: the loop with a fresh array holding only its prompt (or, forked, the caller's
+ * history and then its prompt), the child tools and a cap of 30 calls. Only its final text comes
+ * back; its messages are dropped with it. Allowed to delegate, it also has `task`.
  */
 export async function runSubagent(prompt: string, options: SubagentOptions): Promise<string> {
+  const limits = options.limits ?? REFERENCE_LIMITS;
+  const depth = options.depth ?? 1;
+  const messages: Message[] = options.forkFrom
+    ? forkMessages(options.forkFrom, prompt)
+    : [{ role: 'user', content: prompt }];
+  const delegates = mayDelegate(depth, limits);
+  if (delegates && !options.runTask) throw new Error(`${options.agent} may delegate but has no runTask`);
   const { last } = await agentLoop({
     agent: options.agent,
     model: options.model,
     modelName: options.modelName,
     system: subagentSystem(options.workdir),
-    tools: CHILD_TOOLS,
-    handlers: options.baseHandlers,
-    messages: [{ role: 'user', content: prompt }],
-    maxCalls: options.maxCalls ?? LIMITS.subagentMaxCalls,
-    resultChars: options.resultChars ?? LIMITS.outputChars,
-    maxTokens: options.maxTokens,
+    tools: delegates ? PARENT_TOOLS : CHILD_TOOLS,
+    handlers: delegates
+      ? { ...options.baseHandlers, task: taskTool(options.agent, messages, options, options.runTask!) }
+      : options.baseHandlers,
+    messages,
+    maxCalls: limits.subagentMaxCalls,
+    resultChars: limits.outputChars,
+    maxTokens: limits.maxTokens,
     signal: options.signal,
     onEvent: options.onEvent,
+    concurrentTasks: options.concurrentTasks,
   });
   return finalText(last);
 }
@@ -296,7 +333,6 @@ export interface ParentOptions extends AgentDeps {
   /** The parent's history; the new prompt is appended to it (a follow-up continues it). */
   history: Message[];
   runTask: RunTask;
-  concurrentTasks?: boolean;
 }
 
 /** Reads a `task` input the way the reference does; the description only labels the task. */
@@ -309,7 +345,33 @@ export function taskRequest(id: string, input: Record<string, unknown>): TaskReq
   };
 }
 
-/** One prompt to the parent: its loop with the `task` tool wired to `runTask`. */
+/**
+ * The `task` tool of one loop: logs the reference's line, hands the task to `runTask` and
+ * answers with the summary. Forked, the task carries the caller's history up to the turn that
+ * called it (that turn is the array's last message while its tools run).
+ */
+function taskTool(
+  agent: AgentId,
+  messages: Message[],
+  options: Pick<AgentDeps, 'context' | 'onEvent'>,
+  runTask: RunTask,
+): ToolHandler {
+  const emit: EventSink = options.onEvent ?? (() => {});
+  return async (input, { toolUseId: id, signal }) => {
+    const task = taskRequest(id, input);
+    if (options.context === 'fork') task.forkFrom = structuredClone(messages.slice(0, -1));
+    emit({ type: 'log', agent, line: `> task (${task.description}): ${task.prompt.slice(0, 80)}` });
+    emit({ type: 'task_start', agent, id, description: task.description, prompt: task.prompt });
+    const summary = await runTask(task, signal);
+    emit({ type: 'task_end', agent, id, summary });
+    return summary;
+  };
+}
+
+/**
+ * One prompt to the parent: its loop with the `task` tool wired to `runTask`. In `none` mode it
+ * is the reference's previous agent (s02) instead: no `task`, its own system prompt.
+ */
 export async function parentLoop(prompt: string, options: ParentOptions): Promise<LoopResult> {
   const emit: EventSink = options.onEvent ?? (() => {});
   const messages = options.history;
@@ -321,31 +383,18 @@ export async function parentLoop(prompt: string, options: ParentOptions): Promis
     message: messages[messages.length - 1],
   });
 
-  const handlers: Record<string, ToolHandler> = {
-    ...options.baseHandlers,
-    task: async (input, { toolUseId: id, signal }) => {
-      const task = taskRequest(id, input);
-      emit({
-        type: 'log',
-        agent: 'parent',
-        line: `> task (${task.description}): ${task.prompt.slice(0, 80)}`,
-      });
-      emit({ type: 'task_start', agent: 'parent', id, description: task.description, prompt: task.prompt });
-      const summary = await options.runTask(task, signal);
-      emit({ type: 'task_end', agent: 'parent', id, summary });
-      return summary;
-    },
-  };
-
+  const solo = options.context === 'none';
   return agentLoop({
     agent: 'parent',
     model: options.model,
     modelName: options.modelName,
-    system: parentSystem(options.workdir),
-    tools: PARENT_TOOLS,
-    handlers,
+    system: solo ? soloSystem(options.workdir) : parentSystem(options.workdir),
+    tools: solo ? CHILD_TOOLS : PARENT_TOOLS,
+    handlers: solo
+      ? options.baseHandlers
+      : { ...options.baseHandlers, task: taskTool('parent', messages, options, options.runTask) },
     messages,
-    maxTokens: options.maxTokens,
+    maxTokens: (options.limits ?? REFERENCE_LIMITS).maxTokens,
     signal: options.signal,
     onEvent: emit,
     concurrentTasks: options.concurrentTasks,

@@ -10,6 +10,7 @@
  * hands it to an injected subagent runner.
  */
 import type { AgentId } from './messages';
+import { REFERENCE_LIMITS } from './variants';
 
 export interface ExecOptions {
   /** The command is stopped after this long and reported as timed out. */
@@ -119,9 +120,9 @@ export function subagentSystem(workdir: string): string {
 
 /** Reference limits (SPEC.md); every one is a parameter of the loop or the tools. */
 export const LIMITS = {
-  maxTokens: 8000,
-  subagentMaxCalls: 30,
-  outputChars: 50_000,
+  maxTokens: REFERENCE_LIMITS.maxTokens,
+  subagentMaxCalls: REFERENCE_LIMITS.subagentMaxCalls,
+  outputChars: REFERENCE_LIMITS.outputChars,
   bashTimeoutMs: 120_000,
 } as const;
 

@@ -11,6 +11,11 @@
  *   other:     task ─► relay + say what      list ─► read README, manifest, entry ─► describe
  *              the demo can and cannot do
  *
+ * Without subagents (context mode `none`, no `task` tool) the parent takes the subagent's steps
+ * itself, in its own array, and answers from what they returned; forked, a subagent finds its
+ * task as the last user text. A subagent allowed to delegate (it has `task`) hands half of the
+ * files of a `summarize` task to a subagent of its own.
+ *
  * Each loop answers in the language of the prompt it was given (`languageOf`): the parent in the
  * user's, the subagent in that of the task prompt the parent wrote, which is the user's too. The
  * words are in `demo-text.ts`; the decisions here are the same in every language.
@@ -103,7 +108,7 @@ export function planParent(turn: Turn, tools: Set<string>): Plan {
   const calls = flat(turn);
   const task = calls.find((c) => c.name === 'task');
   if (!task) {
-    if (!tools.has('task')) return { text: t.noTaskTool };
+    if (!tools.has('task')) return workAlone(t, turn, intent);
     return delegate(t, turn, intent);
   }
   const report = task.output ?? '';
@@ -122,6 +127,24 @@ export function planParent(turn: Turn, tools: Set<string>): Plan {
     default:
       return { text: relayExploration(t, report, turn.prompt) };
   }
+}
+
+/**
+ * The parent with no `task` tool (s02's agent): the subagent's steps, taken here. The work is done
+ * at the first step where the subagent's plan calls no tool; what it would report is then what
+ * the parent answers, and a created module is verified from here as usual.
+ */
+function workAlone(t: DemoText, turn: Turn, intent: Intent): Plan {
+  const upTo = (done: number) => planSubagent({ ...turn, steps: turn.steps.slice(0, done) }, new Set());
+  let done = 0;
+  let work = upTo(0);
+  while (work.calls?.length && done < turn.steps.length) work = upTo(++done);
+  if (work.calls?.length) return work;
+  const report = work.text ?? '';
+  if (intent === 'create') return verifyCreated(t, report, turn.steps.slice(done).flat(), true);
+  const stats = readStats(report);
+  const note = t.solo.note(stats && { files: stats.files, chars: chars(stats.chars) });
+  return { text: [report, note, ...(intent === 'explore' ? [t.demoNote] : [])].join('\n\n') };
 }
 
 function delegate(t: DemoText, turn: Turn, intent: Intent): Plan {
@@ -317,14 +340,15 @@ function readRun(output: string): RunResult {
   return { ok: code === '0', lines };
 }
 
-function verifyCreated(t: DemoText, report: string, calls: ToolCall[]): Plan {
+/** Verifies what the subagent (or, `solo`, the parent itself) reported writing. */
+function verifyCreated(t: DemoText, report: string, calls: ToolCall[], solo = false): Plan {
   const { module, test } = reportedPaths(report);
   if (!module) return { text: t.noModulePath(clip(report, 1500)) };
   const reads = readsOf(calls);
   const readAttempted = calls.some((c) => c.name === 'read_file' && c.input.path === module);
   if (!readAttempted) {
     return {
-      text: t.willVerify(module, test),
+      text: (solo ? t.solo.willVerify : t.willVerify)(module, test),
       calls: [readCall(module), ...(test ? [readCall(test)] : [])],
     };
   }
@@ -350,7 +374,9 @@ function verifyCreated(t: DemoText, report: string, calls: ToolCall[]): Plan {
       };
     }
   }
-  return { text: createdVerdict(t, module, test, moduleText, testText, check, runs, failedReads(calls)) };
+  return {
+    text: createdVerdict(t, module, test, moduleText, testText, check, runs, failedReads(calls), solo),
+  };
 }
 
 function createdVerdict(
@@ -362,6 +388,7 @@ function createdVerdict(
   check: ReturnType<typeof checkModuleAgainstTest> | undefined,
   runs: ToolCall[],
   failed: string[],
+  solo: boolean,
 ): string {
   const created: string[] = [];
   if (moduleText !== undefined) {
@@ -414,9 +441,8 @@ function createdVerdict(
         : last && !readRun(last.output ?? '').missing
           ? t.verdict.fail
           : t.verdict.notRun;
-  return [t.createdHeader, created.join('\n'), t.verifiedHeader, verification.join('\n'), verdict].join(
-    '\n\n',
-  );
+  const header = solo ? t.solo.createdHeader : t.createdHeader;
+  return [header, created.join('\n'), t.verifiedHeader, verification.join('\n'), verdict].join('\n\n');
 }
 
 /** A fenced block inside a list item. */
@@ -431,8 +457,11 @@ function shortCommand(command: string): string {
 // ---------------------------------------------------------------------------------------------
 // The subagent
 
-/** The subagent's next step, from its prompt (written by the parent) and its tool results. */
-export function planSubagent(turn: Turn): Plan {
+/**
+ * The subagent's next step, from its prompt (written by the parent) and its tool results; `tools`
+ * are the tools it was given (`task` only when it may delegate).
+ */
+export function planSubagent(turn: Turn, tools: Set<string>): Plan {
   // The parent's first line says what the task is; later lines may quote the user.
   const intent = intentOf(turn.prompt.split('\n')[0]);
   // All the subagent knows of the user's language is the task prompt it was given.
@@ -441,7 +470,7 @@ export function planSubagent(turn: Turn): Plan {
     case 'framework':
       return findFramework(t, turn);
     case 'summarize':
-      return summarizeFiles(t, turn);
+      return summarizeFiles(t, turn, tools);
     case 'create':
       return createModule(t, turn);
     default:
@@ -507,20 +536,43 @@ function findFramework(t: DemoText, turn: Turn): Plan {
 const READ_BATCH = 10;
 const MAX_BATCHES = 6;
 
-function summarizeFiles(t: DemoText, turn: Turn): Plan {
-  const ext = extensionOf(turn.prompt.split('\n')[0]);
+/** A summary line of each file, as a report lists them: `- \`path\`: ...`. */
+const SUMMARY_BULLET = /^- `[^`]+`/;
+
+function summarizeFiles(t: DemoText, turn: Turn, tools: Set<string>): Plan {
+  const [first, ...rest] = turn.prompt.split('\n');
+  const ext = extensionOf(first);
   const findCommand = ext ? `find . -name '*.${ext}' -not -path '*/node_modules/*' | sort` : LIST_COMMAND;
-  if (turn.steps.length === 0) return { text: t.findFirst(ext), calls: [bashCall(findCommand)] };
-  const listed = parseListing(turn.steps[0].find((c) => c.name === 'bash')?.output);
-  const files = ext
-    ? listed.filter((f) => f.endsWith(`.${ext}`))
-    : sourceFiles(listed, detectLanguage(listed));
+  // A part handed over by another subagent names its files: there is nothing to look for.
+  const given = rest.flatMap((line) => /^- (\S+)$/.exec(line.trim())?.[1] ?? []);
+  let steps = turn.steps;
+  let files = given;
+  if (!given.length) {
+    if (steps.length === 0) return { text: t.findFirst(ext), calls: [bashCall(findCommand)] };
+    const listed = parseListing(steps[0].find((c) => c.name === 'bash')?.output);
+    files = ext ? listed.filter((f) => f.endsWith(`.${ext}`)) : sourceFiles(listed, detectLanguage(listed));
+    steps = steps.slice(1);
+  }
+  // Allowed to delegate, it hands the second half of the files to a subagent of its own, once.
+  const handed =
+    !given.length && tools.has('task') && files.length >= 2 ? files.slice(Math.ceil(files.length / 2)) : [];
+  if (handed.length) {
+    if (steps.length === 0) {
+      const description = t.split.description(handed.length);
+      return {
+        text: t.split.say(handed.length, files.length - handed.length),
+        calls: [{ name: 'task', input: { description, prompt: t.split.prompt(ext, handed) } }],
+      };
+    }
+    steps = steps.slice(1);
+  }
+  const own = files.slice(0, files.length - handed.length);
   const batches: string[][] = [];
-  for (let i = 0; i < files.length && batches.length < MAX_BATCHES; i += READ_BATCH)
-    batches.push(files.slice(i, i + READ_BATCH));
-  const step = turn.steps.length - 1;
+  for (let i = 0; i < own.length && batches.length < MAX_BATCHES; i += READ_BATCH)
+    batches.push(own.slice(i, i + READ_BATCH));
+  const step = steps.length;
   if (step < batches.length) {
-    const text = step === 0 ? t.found(files.length, ext, batches.length > 1) : undefined;
+    const text = step === 0 && !handed.length ? t.found(files.length, ext, batches.length > 1) : undefined;
     return { text, calls: batches[step].map((path) => readCall(path)) };
   }
   const calls = flat(turn);
@@ -539,7 +591,15 @@ function summarizeFiles(t: DemoText, turn: Turn): Plan {
     }
     return summaryLine(summarizeFile(path, text), t);
   });
-  const skipped = files.length - batches.flat().length;
+  if (handed.length) {
+    // Only the other subagent's summary came back: its bullets, or why there are none.
+    const report = calls.find((c) => c.name === 'task')?.output ?? 'no result';
+    const theirs = report.split('\n').filter((l) => SUMMARY_BULLET.test(l));
+    bullets.push(
+      ...(theirs.length ? theirs : handed.map((path) => t.unreadableLine(path, clip(report, 120)))),
+    );
+  }
+  const skipped = own.length - batches.flat().length;
   return {
     text: [
       t.summariesHeading(ext),
@@ -547,6 +607,7 @@ function summarizeFiles(t: DemoText, turn: Turn): Plan {
       ...bullets,
       '',
       skipped > 0 ? `${t.skipped(skipped)}\n` : '',
+      handed.length ? t.split.handedOff(handed.length) : '',
       t.readStats(reads.size, chars(totalChars(reads))),
     ]
       .filter((l, i, all) => l !== '' || all[i - 1] !== '')

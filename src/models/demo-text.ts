@@ -106,7 +106,6 @@ export interface DemoText {
   failed: (reason: string) => string;
 
   // The parent
-  noTaskTool: string;
   noResult: (result: string) => string;
   demoNote: string;
   frameworkTask: TaskText;
@@ -140,6 +139,20 @@ export interface DemoText {
   verdict: { unchecked: string; mismatch: string; pass: string; fail: string; notRun: string };
   createdHeader: string;
   verifiedHeader: string;
+  /** The parent without subagents (context mode `none`), doing the work in its own context. */
+  solo: {
+    note: (read: { files: number; chars: string } | undefined) => string;
+    willVerify: (module: string, test: string | undefined) => string;
+    createdHeader: string;
+  };
+  /** A subagent that may delegate, handing part of the files to a subagent of its own. */
+  split: {
+    say: (handed: number, kept: number) => string;
+    description: (n: number) => string;
+    /** Its first line must read as a `summarize` prompt; then one `- path` line per file. */
+    prompt: (ext: string | undefined, files: string[]) => string;
+    handedOff: (n: number) => string;
+  };
 
   // The subagent
   listStep: string;
@@ -277,8 +290,6 @@ const en: DemoText = {
 
   failed: (reason) => `The demo model could not continue (${reason}).`,
 
-  noTaskTool:
-    'I have no `task` tool in this run, so I cannot delegate. The demo model only knows how to work through a subagent.',
   noResult: (result) =>
     `The subagent did not come back with a result: \`${result}\`.\n\n` +
     'Nothing it explored reached my context, so I have nothing to report. You can try again.',
@@ -370,6 +381,25 @@ const en: DemoText = {
   createdHeader: 'The subagent created:',
   verifiedHeader: 'I verified it myself, here in my own context (not through another task):',
 
+  solo: {
+    note: (read) =>
+      `I did this without a subagent${read ? `, reading ${plural(read.files, 'file')} (${read.chars} characters) myself` : ''}: ` +
+      'everything the tools returned is in my own context now, and is sent again with every call I make from here on.',
+    willVerify: (module, test) =>
+      `I wrote \`${module}\`${test ? ` and \`${test}\`` : ''}. Now I'll verify it, starting with reading ${test ? 'both files' : 'it'} back.`,
+    createdHeader: 'I created:',
+  },
+  split: {
+    say: (handed, kept) =>
+      `I may delegate too, so I'll hand ${plural(handed, 'file')} to a subagent of my own and read the other ${kept} myself.`,
+    description: (n) => `summarize ${plural(n, 'file')}`,
+    prompt: (ext, files) =>
+      `Read these ${plural(files.length, `${ext ? `.${ext}` : 'source'} file`)} and summarize what each one does, ` +
+      'as a markdown list with one bullet per file, in path order:\n' +
+      files.map((f) => `- ${f}`).join('\n'),
+    handedOff: (n) =>
+      `(${plural(n, 'file')} of these ${n === 1 ? 'was' : 'were'} summarized by a subagent of my own; only its summary came back to me.)`,
+  },
   listStep: "Let me start by listing the project's files.",
   listingFailed: (error) => `Listing failed (${error}); I'll try the usual dependency files directly.`,
   frameworkPlan: (language, hasTests) =>
@@ -509,7 +539,6 @@ const zh: DemoText = {
 
   failed: (reason) => `演示模型无法继续（${reason}）。`,
 
-  noTaskTool: '这次运行中我没有 `task` 工具，所以无法委派。演示模型只会通过子代理来完成工作。',
   noResult: (result) =>
     `子代理没有带回结果：\`${result}\`。\n\n` +
     '它探索到的内容都没有进入我的上下文，所以我没有什么可以报告的。你可以再试一次。',
@@ -592,6 +621,24 @@ const zh: DemoText = {
   createdHeader: '子代理创建了：',
   verifiedHeader: '我在这里、在我自己的上下文中亲自做了验证（没有再交给另一个任务）：',
 
+  solo: {
+    note: (read) =>
+      `这次我没有用子代理${read ? `，而是自己读取了 ${read.files} 个文件（${read.chars} 个字符）` : ''}：` +
+      '工具返回的所有内容现在都在我自己的上下文里，之后我每次调用模型都会再次发送它们。',
+    willVerify: (module, test) =>
+      `我写好了 \`${module}\`${test ? ` 和 \`${test}\`` : ''}。现在来验证，先把${test ? '这两个文件' : '它'}读回来。`,
+    createdHeader: '我创建了：',
+  },
+  split: {
+    say: (handed, kept) =>
+      `我也可以委派，所以把其中 ${handed} 个文件交给我自己的一个子代理，其余 ${kept} 个由我自己读。`,
+    description: (n) => `总结 ${n} 个文件`,
+    prompt: (ext, files) =>
+      `阅读下面这 ${files.length} 个${ext ? ` .${ext} ` : '源代码'}文件，用一两句话总结每个文件的作用，` +
+      '返回一个 Markdown 列表，每个文件一条，按路径排序：\n' +
+      files.map((f) => `- ${f}`).join('\n'),
+    handedOff: (n) => `（其中 ${n} 个文件由我自己的子代理总结；回到我这里的只有它的总结。）`,
+  },
   listStep: '先列出项目的文件。',
   listingFailed: (error) => `列出文件失败（${error}），我直接尝试读取常见的依赖文件。`,
   frameworkPlan: (language, hasTests) =>
@@ -735,8 +782,6 @@ const ja: DemoText = {
 
   failed: (reason) => `デモモデルは処理を続けられませんでした（${reason}）。`,
 
-  noTaskTool:
-    'この実行には `task` ツールがないため、委任できません。デモモデルはサブエージェントを通してしか作業できません。',
   noResult: (result) =>
     `サブエージェントから結果が返ってきませんでした：\`${result}\`。\n\n` +
     'サブエージェントが調べた内容は私のコンテキストに届いていないので、報告できることがありません。もう一度試してみてください。',
@@ -831,6 +876,25 @@ const ja: DemoText = {
   verifiedHeader:
     '検証は私自身がここで、自分のコンテキストの中で行いました（別のタスクには任せていません）：',
 
+  solo: {
+    note: (read) =>
+      `今回はサブエージェントを使わず${read ? `、${read.files} 個のファイル（${read.chars} 文字）を自分で読みました` : 'に作業しました'}。` +
+      'ツールが返した内容はすべて私自身のコンテキストに入っていて、この先の呼び出しのたびに再送されます。',
+    willVerify: (module, test) =>
+      `\`${module}\`${test ? ` と \`${test}\`` : ''} を書きました。これから検証します。まず${test ? '両方のファイル' : 'それ'}を読み直します。`,
+    createdHeader: '私が作成したもの：',
+  },
+  split: {
+    say: (handed, kept) =>
+      `私も委任できるので、${handed} 個のファイルを自分のサブエージェントに任せ、残りの ${kept} 個は自分で読みます。`,
+    description: (n) => `${n} 個のファイルを要約する`,
+    prompt: (ext, files) =>
+      `次の ${files.length} 個の${ext ? ` .${ext} ` : 'ソース'}ファイルを読んで、それぞれの役割を一、二文で要約し、` +
+      'ファイルごとに一項目の Markdown リストをパス順で返してください：\n' +
+      files.map((f) => `- ${f}`).join('\n'),
+    handedOff: (n) =>
+      `（このうち ${n} 個のファイルは私のサブエージェントが要約しました。戻ってきたのはその要約だけです。）`,
+  },
   listStep: 'まずプロジェクトのファイルを一覧します。',
   listingFailed: (error) =>
     `ファイルの一覧に失敗しました（${error}）。よくある依存関係のファイルを直接読んでみます。`,

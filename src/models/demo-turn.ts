@@ -28,7 +28,7 @@ export interface Turn {
   workdir: string;
 }
 
-/** The latest user prompt and every tool call made after it (the turn's progress). */
+/** The latest user text and every tool call made after it (the turn's progress). */
 export function readTurn(request: Pick<ModelRequest, 'system' | 'messages'>): Turn {
   const { messages } = request;
   let start = -1;
@@ -65,15 +65,18 @@ export function readTurn(request: Pick<ModelRequest, 'system' | 'messages'>): Tu
   return { prompt, steps, workdir };
 }
 
+/** A user message with text in it: a prompt (a forked subagent's may follow tool results). */
 function isPrompt(message: Message): boolean {
   if (message.role !== 'user') return false;
   if (typeof message.content === 'string') return true;
-  return message.content.length > 0 && message.content.every((b) => b.type === 'text');
+  return message.content.some((b) => b.type === 'text');
 }
 
+/** The prompt is the message's last text: a forked subagent's task comes after its caller's. */
 function promptText(message: Message): string {
   if (typeof message.content === 'string') return message.content;
-  return message.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+  const texts = message.content.flatMap((b) => (b.type === 'text' ? [b.text] : []));
+  return texts.at(-1) ?? '';
 }
 
 /** tool_result content is a string in our loops; tolerate the API's block-array form too. */

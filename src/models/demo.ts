@@ -6,8 +6,11 @@
  * so each answer is decided from the request alone, as a real model decides it:
  *
  *   request.system   "You are a coding subagent ..."  -> act as the subagent, else as the parent
- *   request.messages last user prompt (a string)     -> what to do (the three sample prompts, or
- *                                                       a generic exploration for anything else)
+ *   request.tools    no `task` for the parent        -> s02's agent: do the work itself
+ *                    `task` for a subagent           -> it may delegate part of the work
+ *   request.messages last user text                  -> what to do (the three sample prompts, or
+ *                                                       a generic exploration for anything else);
+ *                                                       a forked subagent's is its task prompt
  *                    tool results after that prompt   -> how far this turn has got, and every fact
  *                                                       the answer is built from
  *
@@ -65,12 +68,12 @@ export function demoRespond(request: ModelRequest): ModelResponse {
   const tools = new Set(request.tools.map((t) => t.name));
   let plan: Plan;
   try {
-    plan = isSubagentRequest(request) ? planSubagent(turn) : planParent(turn, tools);
+    plan = isSubagentRequest(request) ? planSubagent(turn, tools) : planParent(turn, tools);
   } catch (error) {
     // The demo must never break a run: a parsing slip becomes an honest final answer.
     plan = { text: textFor(turn.prompt).failed(error instanceof Error ? error.message : String(error)) };
   }
-  // Only call tools this loop actually has (the subagent has no `task`).
+  // Only call tools this loop actually has (a subagent has no `task` unless it may delegate).
   if (plan.calls) plan = { ...plan, calls: plan.calls.filter((c) => tools.has(c.name)) };
   return toResponse(plan, request);
 }

@@ -6,7 +6,9 @@
  *                                                                    │ spawn('subagent-N')
  *                                                                    ▼
  *                                    subagent worker ──run(prompt)── its final text only;
- *                                                                    then it is terminated
+ *                                        │                           then it is terminated
+ *                                        └──runTask(task)──► page    (a subagent that may
+ *                                                                    delegate: spawn again)
  *
  * Every lifecycle step (created, ready, terminated) is reported, with the time it happened, so
  * the run's record holds it (the workers timeline reads it).
@@ -21,6 +23,7 @@ import {
   type ParentWorkerApi,
   type SubagentRunRequest,
   type SubagentWorkerApi,
+  type TaskHost,
   type WorkerEvent,
   type WorkerReady,
 } from '../workers/protocol';
@@ -32,8 +35,8 @@ export interface Lifecycle {
   (worker: AgentId, phase: WorkerPhase, atEpoch: number): void;
 }
 
-/** What the page gives a running parent: where its events go, and how a task is run. */
-export interface ParentHandlers {
+/** What the page gives a running agent: where its events go, and how its `task` calls are run. */
+export interface AgentHandlers {
   onEvents(events: WorkerEvent[]): void;
   runTask(task: TaskRequest, calledAtEpoch: number): Promise<string>;
 }
@@ -43,12 +46,17 @@ export interface SubagentWorker {
   readonly id: AgentId;
   /** Resolves with the worker's own time of readiness; rejects if the worker fails to load. */
   readonly ready: Promise<WorkerReady>;
-  run(
-    request: SubagentRunRequest,
-    sandbox: MessagePort,
-    onEvents: (events: WorkerEvent[]) => void,
-  ): Promise<string>;
+  run(request: SubagentRunRequest, sandbox: MessagePort, handlers: AgentHandlers): Promise<string>;
   terminate(): void;
+}
+
+/** The page's side of an agent worker's run, as the worker calls it. */
+function taskHost(handlers: AgentHandlers): TaskHost {
+  return Comlink.proxy({
+    onEvents: (events: WorkerEvent[]) => handlers.onEvents(events),
+    flush: () => {},
+    runTask: (task: TaskRequest, calledAtEpoch: number) => handlers.runTask(task, calledAtEpoch),
+  });
 }
 
 const epochNow = () => performance.timeOrigin + performance.now();
@@ -84,16 +92,14 @@ export class AgentWorkers {
   async runParent(
     request: ParentRunRequest,
     sandbox: MessagePort,
-    handlers: ParentHandlers,
+    handlers: AgentHandlers,
   ): Promise<Message[]> {
     this.startParent();
     const { api, failure } = this.#parent!;
-    const host = Comlink.proxy({
-      onEvents: (events: WorkerEvent[]) => handlers.onEvents(events),
-      flush: () => {},
-      runTask: (task: TaskRequest, calledAtEpoch: number) => handlers.runTask(task, calledAtEpoch),
-    });
-    return Promise.race([api.run(request, Comlink.transfer(sandbox, [sandbox]), host), failure]);
+    return Promise.race([
+      api.run(request, Comlink.transfer(sandbox, [sandbox]), taskHost(handlers)),
+      failure,
+    ]);
   }
 
   /** Starts a fresh worker for one subagent. */
@@ -114,15 +120,8 @@ export class AgentWorkers {
     return {
       id,
       ready,
-      run: (request, sandbox, onEvents) =>
-        Promise.race([
-          api.run(
-            request,
-            Comlink.transfer(sandbox, [sandbox]),
-            Comlink.proxy({ onEvents: (events: WorkerEvent[]) => onEvents(events), flush: () => {} }),
-          ),
-          failure,
-        ]),
+      run: (request, sandbox, handlers) =>
+        Promise.race([api.run(request, Comlink.transfer(sandbox, [sandbox]), taskHost(handlers)), failure]),
       terminate: () => {
         if (terminated) return;
         terminated = true;

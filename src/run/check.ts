@@ -8,6 +8,7 @@
 import * as v from 'valibot';
 import type { Message } from '../core/messages';
 import { AgentSchema, firstIssue, LoopEventSchemas, MessageSchema } from '../core/schema';
+import { CONTEXT_MODES, LIMIT_RANGES } from '../core/variants';
 import { RECORD_FORMAT, RECORD_VERSION, type RecordEvent, type RunRecord } from './record';
 
 /** The largest run file that is opened (a 5 MB run opens in well under a second). */
@@ -22,11 +23,14 @@ const text = v.string();
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const time = v.pipe(v.number(), v.finite(), v.minValue(0));
 
+const range = (key: keyof typeof LIMIT_RANGES) =>
+  v.pipe(count, v.minValue(LIMIT_RANGES[key].min), v.maxValue(LIMIT_RANGES[key].max));
+
 const LimitsSchema = v.object({
-  subagentMaxCalls: v.pipe(count, v.minValue(1), v.maxValue(100)),
-  outputChars: v.pipe(count, v.minValue(1000), v.maxValue(200_000)),
-  maxTokens: v.pipe(count, v.minValue(1), v.maxValue(64_000)),
-  delegationDepth: v.pipe(count, v.maxValue(3)),
+  subagentMaxCalls: range('subagentMaxCalls'),
+  outputChars: range('outputChars'),
+  maxTokens: range('maxTokens'),
+  delegationDepth: range('delegationDepth'),
 });
 
 const SettingsSchema = v.object({
@@ -35,7 +39,7 @@ const SettingsSchema = v.object({
   baseURL: v.optional(text),
   sample: v.picklist(['python', 'typescript']),
   sandbox: text,
-  context: v.picklist(['isolated', 'none', 'fork']),
+  context: v.picklist(CONTEXT_MODES),
   limits: LimitsSchema,
 });
 

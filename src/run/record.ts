@@ -16,6 +16,7 @@
  */
 import type { LoopEvent } from '../core/loop';
 import type { AgentId, Message } from '../core/messages';
+import type { ContextMode, LoopLimits } from '../core/variants';
 import type { FileChange } from '../sandbox/sandbox';
 
 export const RECORD_FORMAT = 's04-playground-run';
@@ -30,25 +31,8 @@ export type RunStatus =
   | { kind: 'stopped'; reason?: string }
   | { kind: 'failed'; reason: string };
 
-/** How the parent's work is split (SPEC.md, "Teaching variants"). */
-export type ContextMode = 'isolated' | 'none' | 'fork';
-
-/** The loop limits a learner may change (SPEC.md); the reference values are REFERENCE_LIMITS. */
-export interface LoopLimits {
-  subagentMaxCalls: number;
-  outputChars: number;
-  maxTokens: number;
-  /** How deep subagents may delegate: 0 = never (the reference), 1 to 3 otherwise. */
-  delegationDepth: number;
-}
-
-export const REFERENCE_LIMITS: LoopLimits = {
-  subagentMaxCalls: 30,
-  outputChars: 50_000,
-  maxTokens: 8000,
-  delegationDepth: 0,
-};
-
+/** The teaching variants live with the loop (src/core); a record names the ones it ran with. */
+export { isReferenceLimits, REFERENCE_LIMITS, type ContextMode, type LoopLimits } from '../core/variants';
 /** What a run ran with; never the API key. */
 export interface RunSettings {
   provider: 'demo' | 'anthropic';
@@ -114,11 +98,4 @@ export function isStep(event: RunEvent): boolean {
 /** A new, empty record for a first prompt. */
 export function newRecord(id: string, startedAt: number, title: string, settings: RunSettings): RunRecord {
   return { format: RECORD_FORMAT, version: RECORD_VERSION, id, startedAt, title, settings, events: [] };
-}
-
-/** Whether the limits differ from the reference's (the screen labels such a run). */
-export function isReferenceLimits(limits: LoopLimits): boolean {
-  return (Object.keys(REFERENCE_LIMITS) as Array<keyof LoopLimits>).every(
-    (key) => limits[key] === REFERENCE_LIMITS[key],
-  );
 }

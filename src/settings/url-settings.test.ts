@@ -23,3 +23,41 @@ describe('readUrlSettings: the sandbox', () => {
     }
   });
 });
+
+describe('readUrlSettings: the teaching variants', () => {
+  it('reads the context mode, isolated by default', () => {
+    expect(readUrlSettings('').context).toBe('isolated');
+    expect(readUrlSettings('?context=none').context).toBe('none');
+    expect(readUrlSettings('?context=fork').context).toBe('fork');
+    expect(readUrlSettings('?context=shared')).toMatchObject({
+      context: 'isolated',
+      ignored: ['context=shared'],
+    });
+  });
+
+  it('reads the loop limits it is given and leaves the others to the reference', () => {
+    expect(readUrlSettings('').limits).toEqual({});
+    expect(readUrlSettings('?cap=5&cut=1000&maxTokens=64000&depth=2')).toMatchObject({
+      limits: { subagentMaxCalls: 5, outputChars: 1000, maxTokens: 64_000, delegationDepth: 2 },
+      ignored: [],
+    });
+  });
+
+  it('ignores a limit out of its range, naming the range', () => {
+    const read = readUrlSettings('?cap=0&cut=999&maxTokens=64001&depth=4&context=fork');
+    expect(read.limits).toEqual({});
+    expect(read.context).toBe('fork');
+    expect(read.ignored).toEqual([
+      'cap=0 (1 to 100)',
+      'cut=999 (1000 to 200000)',
+      'maxTokens=64001 (1 to 64000)',
+      'depth=4 (0 to 3)',
+    ]);
+    for (const bad of ['1.5', '-1', 'two', '', '1e2']) {
+      expect(readUrlSettings(`?cap=${bad}`)).toMatchObject({
+        limits: {},
+        ignored: [`cap=${bad} (1 to 100)`],
+      });
+    }
+  });
+});

@@ -2,6 +2,13 @@
  * Page settings from the URL (UI-CONTRACT.md). They override stored settings for one page load.
  * An API key is never read from, or written to, a URL.
  */
+import {
+  CONTEXT_MODES,
+  LIMIT_RANGES,
+  limitProblem,
+  type ContextMode,
+  type LoopLimits,
+} from '../core/variants';
 import type { Speed } from '../models/config';
 import type { SampleName } from '../sandbox/samples';
 
@@ -17,12 +24,24 @@ export interface UrlSettings {
   speed: Speed;
   /** `wcTimeout`: how long to wait for WebContainer to boot, in ms (tests shorten it). */
   webContainerTimeoutMs?: number;
+  /** `context`: how the parent's work is split (SPEC.md, teaching variants). */
+  context: ContextMode;
+  /** The loop limits the URL sets (`cap`, `cut`, `maxTokens`, `depth`); the rest stay as they are. */
+  limits: Partial<LoopLimits>;
   /** Values that were given but not understood, to tell the user. */
   ignored: string[];
 }
 
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 export const DEFAULT_BASE_URL = 'https://api.anthropic.com';
+
+/** The URL parameter of each loop limit. */
+export const LIMIT_PARAMS: Record<keyof LoopLimits, string> = {
+  subagentMaxCalls: 'cap',
+  outputChars: 'cut',
+  maxTokens: 'maxTokens',
+  delegationDepth: 'depth',
+};
 
 function oneOf<T extends string>(value: string | null, options: readonly T[]): T | undefined {
   return options.find((option) => option === value);
@@ -48,6 +67,16 @@ export function readUrlSettings(search: string): UrlSettings {
     webContainerTimeoutMs > 0 &&
     webContainerTimeoutMs <= 300_000;
   if (wcTimeout !== null && !timeoutOk) ignored.push(`wcTimeout=${wcTimeout}`);
+  const limits: Partial<LoopLimits> = {};
+  for (const key of Object.keys(LIMIT_PARAMS) as Array<keyof LoopLimits>) {
+    const raw = params.get(LIMIT_PARAMS[key]);
+    if (raw === null) continue;
+    const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+    if (limitProblem(key, value)) {
+      const { min, max } = LIMIT_RANGES[key];
+      ignored.push(`${LIMIT_PARAMS[key]}=${raw} (${min} to ${max})`);
+    } else limits[key] = value;
+  }
   return {
     provider: pick('provider', ['demo', 'anthropic'] as const),
     baseURL: baseURL && /^https?:\/\/\S+$/.test(baseURL) ? baseURL : undefined,
@@ -56,6 +85,8 @@ export function readUrlSettings(search: string): UrlSettings {
     sample: pick('sample', ['python', 'typescript'] as const) ?? 'python',
     speed: pick('speed', ['instant', 'normal'] as const) ?? 'normal',
     webContainerTimeoutMs: timeoutOk ? webContainerTimeoutMs : undefined,
+    context: pick('context', CONTEXT_MODES) ?? 'isolated',
+    limits,
     ignored,
   };
 }

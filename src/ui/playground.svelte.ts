@@ -10,9 +10,17 @@
  * the live or an opened record. Nothing on screen is kept anywhere else.
  */
 import type { TaskRequest } from '../core/loop';
-import type { AgentId } from '../core/messages';
+import type { AgentId, Message } from '../core/messages';
 import { LIMITS } from '../core/tools';
 import type { FileSlice } from '../sandbox/sandbox';
+import {
+  CONTEXT_MODES,
+  forkMessages,
+  limitProblem,
+  REFERENCE_LIMITS,
+  type ContextMode,
+  type LoopLimits,
+} from '../core/variants';
 import type { ModelConfig } from '../models/config';
 import { AgentWorkers } from '../page/agent-workers';
 import { bootFailure, SandboxSession } from '../page/sandbox-session.svelte';
@@ -21,8 +29,6 @@ import { resumableHistory, runFigures } from '../run/figures';
 import { LiveRun } from '../run/live';
 import { modelCalls } from '../run/measures';
 import {
-  REFERENCE_LIMITS,
-  type ContextMode,
   type RecordOrigin,
   type RunEvent,
   type RunRecord,
@@ -109,10 +115,12 @@ export class Playground {
   notice = $state<string | null>(null);
   /** The Settings dialog's values (see model-settings.ts for where each one is kept). */
   modelSettings = $state.raw<ModelSettings>(DEFAULTS);
-  /** How the parent's work is split in the next run (SPEC.md, "Teaching variants"). */
-  context = $state<ContextMode>('isolated');
   /** Set while the learner is asked whether the key may go to a host it was not saved for. */
   keyQuestion = $state.raw<{ savedFor: string; sendTo: string } | null>(null);
+  /** How the next run splits the parent's work (URL `context`; see setContext). */
+  context = $state<ContextMode>('isolated');
+  /** The next run's loop limits (URL `cap`, `cut`, `maxTokens`, `depth`; see setLimits). */
+  limits = $state.raw<LoopLimits>(REFERENCE_LIMITS);
 
   /** What the screen shows: the live view, or any step of the live or opened record. */
   shown = $derived.by((): RunView => {
@@ -155,11 +163,15 @@ export class Playground {
   #controller: AbortController | undefined;
   /** The model config of the run under way (settings saved during a run apply to the next). */
   #runModel: ModelConfig | undefined;
+  /** The context mode and limits of the run under way, likewise. */
+  #runVariant: { context: ContextMode; limits: LoopLimits } | undefined;
   #answerKeyQuestion: ((send: boolean) => void) | undefined;
 
   constructor(search: string) {
     this.url = readUrlSettings(search);
     this.modelSettings = loadSettings(storage(), this.url);
+    this.context = this.url.context;
+    this.limits = { ...REFERENCE_LIMITS, ...this.url.limits };
     if (this.url.ignored.length) this.notice = `Ignored URL settings: ${this.url.ignored.join(', ')}`;
     this.#agents = new AgentWorkers((worker, phase, atEpoch) =>
       this.#record({ type: 'worker', worker, phase }, pageTime(atEpoch)),
@@ -258,26 +270,48 @@ export class Playground {
     return this.sandbox.switchToWebContainer();
   }
 
+  /** Chooses how the next run splits the parent's work; anything but a known mode is ignored. */
+  setContext(mode: ContextMode): void {
+    if (CONTEXT_MODES.includes(mode)) this.context = mode;
+  }
+
+  /** Changes the next run's limits; a value out of its range is not taken, and said why. */
+  setLimits(changes: Partial<LoopLimits>): string[] {
+    const problems: string[] = [];
+    const next = { ...this.limits };
+    for (const [key, value] of Object.entries(changes) as Array<[keyof LoopLimits, number]>) {
+      const problem = limitProblem(key, value);
+      if (problem) problems.push(problem);
+      else next[key] = value;
+    }
+    this.limits = next;
+    return problems;
+  }
+
   /** What the run sends the model and how the loops are limited; never the key. */
   #runSettings(): RunSettings {
     const { provider, model, baseURL } = this.modelSettings;
+    const { context, limits } = this.#runVariant ?? { context: this.context, limits: this.limits };
     return {
       provider,
       model: provider === 'demo' ? 'demo' : model,
       ...(provider === 'anthropic' ? { baseURL } : {}),
       sample: this.url.sample,
       sandbox: this.sandbox.label || this.url.sandbox,
-      context: this.context,
-      limits: REFERENCE_LIMITS,
+      context,
+      limits,
     };
   }
 
   #agentSettings(): AgentSettings {
+    const { context, limits } = this.#runVariant ?? { context: this.context, limits: this.limits };
     return {
       model: this.#runModel ?? modelConfig(this.modelSettings, this.url.speed),
       modelName: this.modelSettings.provider === 'demo' ? DEFAULT_MODEL : this.modelSettings.model,
       workdir: this.sandbox.workdir,
       bashTimeoutMs: LIMITS.bashTimeoutMs,
+      context,
+      limits,
     };
   }
 
@@ -367,6 +401,7 @@ export class Playground {
     }
     await this.sandbox.settled();
     this.#runModel = modelConfig(this.modelSettings, this.url.speed);
+    this.#runVariant = { context: this.context, limits: this.limits };
     const controller = new AbortController();
     this.#controller = controller;
     const run = this.#run ?? this.#begin(prompt);
@@ -383,7 +418,7 @@ export class Playground {
       await untilStopped(
         this.#agents.runParent({ prompt, history, settings: this.#agentSettings() }, port, {
           onEvents: (events) => this.#onEvents(events),
-          runTask: (task, calledAtEpoch) => this.#runTask(task, calledAtEpoch, controller.signal),
+          runTask: (task, calledAtEpoch) => this.#runTask(task, calledAtEpoch, controller.signal, 'parent'),
         }),
         controller.signal,
       );
@@ -401,6 +436,7 @@ export class Playground {
       this.#releasePending();
       this.#controller = undefined;
       this.#runModel = undefined;
+      this.#runVariant = undefined;
       this.#flushHeld();
       void this.#writer?.save();
       performance.mark('run:finished');
@@ -433,17 +469,29 @@ export class Playground {
     this.#agents.stopAll();
   }
 
-  /** One subagent in its own worker; resolves with its summary, then the worker is gone. */
-  async #runTask(task: TaskRequest, calledAtEpoch: number, signal: AbortSignal): Promise<string> {
+  /**
+   * One subagent in its own worker, asked for by `from` (the parent, or a subagent that may
+   * delegate, `depth` levels below the parent); resolves with its summary, then the worker is gone.
+   */
+  async #runTask(
+    task: TaskRequest,
+    calledAtEpoch: number,
+    signal: AbortSignal,
+    from: AgentId,
+    depth = 1,
+  ): Promise<string> {
     const id = `subagent-${++this.#spawned}`;
     const start = pageTime(calledAtEpoch);
+    const first: Message[] = task.forkFrom
+      ? forkMessages(task.forkFrom, task.prompt)
+      : [{ role: 'user', content: task.prompt }];
     const spawn: RunEvent = {
       type: 'spawn',
       agent: id,
-      from: 'parent',
+      from,
       taskId: task.id,
       description: task.description,
-      messages: [{ role: 'user', content: task.prompt }],
+      messages: first,
     };
     this.#pending.set(id, { taskId: task.id, queue: [[spawn, start]] });
     // The worker first, with the screen held still while it starts (see #hold).
@@ -454,10 +502,12 @@ export class Playground {
       const { readyAtEpoch } = await untilStopped(worker.ready, signal);
       measure('subagent:spawn', start, Math.max(start, pageTime(readyAtEpoch)));
       const { port } = await sandboxPort;
+      const request = { agent: id, prompt: task.prompt, depth, forkFrom: task.forkFrom };
       const summary = await untilStopped(
-        worker.run({ agent: id, prompt: task.prompt, settings: this.#agentSettings() }, port, (events) =>
-          this.#onEvents(events),
-        ),
+        worker.run({ ...request, settings: this.#agentSettings() }, port, {
+          onEvents: (events) => this.#onEvents(events),
+          runTask: (inner, at) => this.#runTask(inner, at, signal, id, depth + 1),
+        }),
         signal,
       );
       this.#record({ type: 'agent_state', agent: id, state: 'discarded', summary });

@@ -8,7 +8,15 @@ import type { AgentId } from '../core/messages';
 import { baseToolHandlers, type ToolHandler } from '../core/tools';
 import type { Sandbox } from '../sandbox/sandbox';
 import { StopCell } from '../sandbox/stop-signal';
-import type { AgentSettings, EventHost, SandboxRemote, WorkerEvent } from './protocol';
+import type { RunTask } from '../core/loop';
+import {
+  checkTask,
+  type AgentSettings,
+  type EventHost,
+  type SandboxRemote,
+  type TaskHost,
+  type WorkerEvent,
+} from './protocol';
 
 /**
  * The shared sandbox, reached over a MessagePort, as the Sandbox interface the tools expect.
@@ -46,7 +54,10 @@ export function remoteSandbox(port: MessagePort, workdir: string): Sandbox {
 }
 
 export function toolHandlers(port: MessagePort, settings: AgentSettings): Record<string, ToolHandler> {
-  return baseToolHandlers(remoteSandbox(port, settings.workdir), { bashTimeoutMs: settings.bashTimeoutMs });
+  return baseToolHandlers(remoteSandbox(port, settings.workdir), {
+    bashTimeoutMs: settings.bashTimeoutMs,
+    outputChars: settings.limits.outputChars,
+  });
 }
 
 const epoch = () => performance.timeOrigin + performance.now();
@@ -90,6 +101,19 @@ export function eventForwarder(host: Comlink.Remote<EventHost> | EventHost): Eve
       send();
       await host.flush();
     },
+  };
+}
+
+/**
+ * The loop's `runTask`, sent to the page (which starts the subagent's own worker). The call goes
+ * before the queued events: the page starts the worker first, then renders the task call while
+ * that worker loads.
+ */
+export function taskRunner(host: Comlink.Remote<TaskHost> | TaskHost, events: EventForwarder): RunTask {
+  return (task) => {
+    const spawned = host.runTask(checkTask(task), performance.timeOrigin + performance.now());
+    events.send();
+    return spawned;
   };
 }
 

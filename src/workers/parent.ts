@@ -5,8 +5,8 @@
 import * as Comlink from 'comlink';
 import { parentLoop } from '../core/loop';
 import { createModel } from '../models';
-import { checkParentRun, checkTask, type ParentHost, type ParentWorkerApi } from './protocol';
-import { eventForwarder, toolHandlers } from './agent-runtime';
+import { checkParentRun, type ParentHost, type ParentWorkerApi } from './protocol';
+import { eventForwarder, taskRunner, toolHandlers } from './agent-runtime';
 
 const api: ParentWorkerApi = {
   ping: () => self.name,
@@ -21,15 +21,11 @@ const api: ParentWorkerApi = {
         workdir: settings.workdir,
         baseHandlers: toolHandlers(sandbox, settings),
         history,
+        context: settings.context,
+        limits: settings.limits,
         concurrentTasks: true,
         onEvent: events.onEvent,
-        runTask: (task) => {
-          // The call goes before the queued events: the page starts the subagent's worker first,
-          // then renders the parent's task call while that worker loads.
-          const spawned = host.runTask(checkTask(task), performance.timeOrigin + performance.now());
-          events.send();
-          return spawned;
-        },
+        runTask: taskRunner(host, events),
       });
       return result.messages;
     } finally {

@@ -14,6 +14,8 @@ const settings = {
   modelName: 'claude-sonnet-4-5',
   workdir: '/home/user/project',
   bashTimeoutMs: 120_000,
+  context: 'isolated',
+  limits: { subagentMaxCalls: 30, outputChars: 50_000, maxTokens: 8000, delegationDepth: 0 },
 };
 
 describe('checks where worker messages arrive', () => {
@@ -45,8 +47,98 @@ describe('checks where worker messages arrive', () => {
   });
 
   it('accepts only subagent names for subagent runs', () => {
-    expect(checkSubagentRun({ agent: 'subagent-3', prompt: 'p', settings }).agent).toBe('subagent-3');
-    expect(() => checkSubagentRun({ agent: 'parent', prompt: 'p', settings })).toThrow('not a subagent name');
+    expect(checkSubagentRun({ agent: 'subagent-3', prompt: 'p', depth: 1, settings }).agent).toBe(
+      'subagent-3',
+    );
+    expect(() => checkSubagentRun({ agent: 'parent', prompt: 'p', depth: 1, settings })).toThrow(
+      'not a subagent name',
+    );
+  });
+
+  it('refuses a context mode it does not know and limits out of their ranges', () => {
+    expect(checkSettings({ ...settings, context: 'fork' }).context).toBe('fork');
+    expect(() => checkSettings({ ...settings, context: 'shared' })).toThrow('unknown context mode "shared"');
+    expect(() => checkSettings({ ...settings, context: undefined })).toThrow('unknown context mode');
+    expect(() => checkSettings({ ...settings, limits: undefined })).toThrow("'limits' must be an object");
+    const limits = settings.limits;
+    const accepted = { subagentMaxCalls: 100, outputChars: 1000, maxTokens: 64_000, delegationDepth: 3 };
+    expect(checkSettings({ ...settings, limits: accepted }).limits).toEqual(accepted);
+    for (const [key, bad, range] of [
+      ['subagentMaxCalls', 0, '1 to 100'],
+      ['subagentMaxCalls', 101, '1 to 100'],
+      ['outputChars', 999, '1,000 to 200,000'],
+      ['outputChars', 200_001, '1,000 to 200,000'],
+      ['maxTokens', 0, '1 to 64,000'],
+      ['maxTokens', 64_001, '1 to 64,000'],
+      ['maxTokens', 8000.5, '1 to 64,000'],
+      ['delegationDepth', 4, '0 to 3'],
+      ['delegationDepth', -1, '0 to 3'],
+      ['delegationDepth', '2', '0 to 3'],
+    ] as const) {
+      expect(() => checkSettings({ ...settings, limits: { ...limits, [key]: bad } })).toThrow(
+        `settings.limits: ${key} must be an integer from ${range}`,
+      );
+    }
+    const { maxTokens: _, ...missing } = limits;
+    expect(() => checkSettings({ ...settings, limits: missing })).toThrow('maxTokens must be an integer');
+  });
+
+  it("checks a subagent run's depth against the delegation limit", () => {
+    const delegating = { ...settings, limits: { ...settings.limits, delegationDepth: 2 } };
+    expect(checkSubagentRun({ agent: 'subagent-2', prompt: 'p', depth: 3, settings: delegating }).depth).toBe(
+      3,
+    );
+    expect(() =>
+      checkSubagentRun({ agent: 'subagent-2', prompt: 'p', depth: 4, settings: delegating }),
+    ).toThrow("'depth' must be an integer from 1 to 3");
+    // Without delegation every subagent is the parent's own.
+    expect(() => checkSubagentRun({ agent: 'subagent-2', prompt: 'p', depth: 2, settings })).toThrow(
+      "'depth' must be an integer from 1 to 1",
+    );
+    for (const depth of [0, 1.5, '1', undefined]) {
+      expect(() => checkSubagentRun({ agent: 'subagent-1', prompt: 'p', depth, settings })).toThrow(
+        "'depth'",
+      );
+    }
+  });
+
+  it('takes the caller history of a forked subagent, and only in fork mode', () => {
+    const fork = { ...settings, context: 'fork' };
+    const forkFrom = [{ role: 'user', content: 'the user asked' }];
+    expect(
+      checkSubagentRun({ agent: 'subagent-1', prompt: 'p', depth: 1, forkFrom, settings: fork }).forkFrom,
+    ).toEqual(forkFrom);
+    expect(() => checkSubagentRun({ agent: 'subagent-1', prompt: 'p', depth: 1, settings: fork })).toThrow(
+      "a forked subagent needs 'forkFrom'",
+    );
+    expect(() =>
+      checkSubagentRun({ agent: 'subagent-1', prompt: 'p', depth: 1, forkFrom, settings }),
+    ).toThrow("'forkFrom' is given only in fork mode");
+    expect(() =>
+      checkSubagentRun({
+        agent: 'subagent-1',
+        prompt: 'p',
+        depth: 1,
+        forkFrom: [{ role: 'system', content: 'x' }],
+        settings: fork,
+      }),
+    ).toThrow('run: forkFrom[0] must be a user or assistant message');
+  });
+
+  it("checks a forked task's history as it arrives on the page", () => {
+    const forkFrom = [{ role: 'user', content: 'the user asked' }];
+    expect(checkTask({ id: 't', prompt: 'p', description: 'd', forkFrom })).toEqual({
+      id: 't',
+      prompt: 'p',
+      description: 'd',
+      forkFrom,
+    });
+    expect(() => checkTask({ id: 't', prompt: 'p', description: 'd', forkFrom: 'all of it' })).toThrow(
+      "task: 'forkFrom' must be an array",
+    );
+    expect(() =>
+      checkTask({ id: 't', prompt: 'p', description: 'd', forkFrom: [{ role: 'user', content: 5 }] }),
+    ).toThrow('task: forkFrom[0].content must be a string or an array of blocks');
   });
 
   it('checks events and tasks arriving on the page', () => {

@@ -6,13 +6,23 @@
  *                                                                    │ new Worker('subagent-N')
  *                                                                    ▼
  *                                    subagent worker ──run(prompt)── returns only its final text,
- *                                                                    then the page terminates it
+ *                                        │                           then the page terminates it
+ *                                        └──runTask(task)──► page   (only when subagents may
+ *                                                                    delegate: a worker per level)
  *   every agent worker ──MessagePort──► sandbox (one shared filesystem)
  *
  * Everything that arrives from another thread is checked here before it is used.
  */
 import type { LoopEvent, TaskRequest } from '../core/loop';
 import type { AgentId, Message } from '../core/messages';
+// With its extension: the Vite config loads this file natively (build/early-sandbox.ts).
+import {
+  CONTEXT_MODES,
+  LIMIT_RANGES,
+  limitProblem,
+  type ContextMode,
+  type LoopLimits,
+} from '../core/variants.ts';
 import type { RuntimeProgress } from '../sandbox/runtimes';
 import type { ExecResult, FileChange, FileEntry, FileSlice } from '../sandbox/sandbox';
 import type { ModelConfig } from '../models/config';
@@ -25,6 +35,9 @@ export interface AgentSettings {
   /** The sandbox's project directory (WORKDIR of the system prompts). */
   workdir: string;
   bashTimeoutMs: number;
+  /** How the parent's work is split (SPEC.md, teaching variants). */
+  context: ContextMode;
+  limits: LoopLimits;
 }
 
 /** A timing measured inside a worker, re-recorded on the page's performance timeline. */
@@ -50,10 +63,13 @@ export interface EventHost {
   flush(): void;
 }
 
-export interface ParentHost extends EventHost {
+/** The page's side of an agent that has `task`: the parent, or a subagent that may delegate. */
+export interface TaskHost extends EventHost {
   /** Runs one subagent in its own worker; resolves with its summary only. */
   runTask(task: TaskRequest, calledAtEpoch: number): Promise<string>;
 }
+
+export type ParentHost = TaskHost;
 
 export interface ParentRunRequest {
   prompt: string;
@@ -65,6 +81,10 @@ export interface ParentRunRequest {
 export interface SubagentRunRequest {
   agent: AgentId;
   prompt: string;
+  /** How far below the parent it is (the parent's subagents are at 1). */
+  depth: number;
+  /** In `fork` mode (only then): the caller's messages it starts from. */
+  forkFrom?: Message[];
   settings: AgentSettings;
 }
 
@@ -81,7 +101,7 @@ export interface WorkerReady {
 
 export interface SubagentWorkerApi {
   ready(): WorkerReady;
-  run(request: SubagentRunRequest, sandbox: MessagePort, host: EventHost): Promise<string>;
+  run(request: SubagentRunRequest, sandbox: MessagePort, host: TaskHost): Promise<string>;
 }
 
 /** One command, as an agent worker asks the sandbox to run it. */
@@ -191,17 +211,26 @@ export function checkSettings(value: unknown): AgentSettings {
   if (typeof value.bashTimeoutMs !== 'number' || !(value.bashTimeoutMs > 0)) {
     throw new ProtocolError("settings: 'bashTimeoutMs' must be a positive number");
   }
+  if (!CONTEXT_MODES.includes(value.context as ContextMode)) {
+    throw new ProtocolError(`settings: unknown context mode ${JSON.stringify(value.context)}`);
+  }
+  const limits = value.limits;
+  if (!isRecord(limits)) throw new ProtocolError("settings: 'limits' must be an object");
+  for (const key of Object.keys(LIMIT_RANGES) as Array<keyof LoopLimits>) {
+    const problem = limitProblem(key, limits[key]);
+    if (problem) throw new ProtocolError(`settings.limits: ${problem}`);
+  }
   return value as unknown as AgentSettings;
 }
 
-function checkMessages(value: unknown): Message[] {
-  if (!Array.isArray(value)) throw new ProtocolError("run: 'history' must be an array");
+function checkMessages(value: unknown, field = 'history', where = 'run'): Message[] {
+  if (!Array.isArray(value)) throw new ProtocolError(`${where}: '${field}' must be an array`);
   value.forEach((message, i) => {
     if (!isRecord(message) || (message.role !== 'user' && message.role !== 'assistant')) {
-      throw new ProtocolError(`run: history[${i}] must be a user or assistant message`);
+      throw new ProtocolError(`${where}: ${field}[${i}] must be a user or assistant message`);
     }
     if (typeof message.content !== 'string' && !Array.isArray(message.content)) {
-      throw new ProtocolError(`run: history[${i}].content must be a string or an array of blocks`);
+      throw new ProtocolError(`${where}: ${field}[${i}].content must be a string or an array of blocks`);
     }
   });
   return value as Message[];
@@ -220,7 +249,27 @@ export function checkSubagentRun(value: unknown): SubagentRunRequest {
   if (!isRecord(value)) throw new ProtocolError('run: expected an object');
   const agent = expectString(value, 'agent', 'run');
   if (!/^subagent-\d+$/.test(agent)) throw new ProtocolError(`run: '${agent}' is not a subagent name`);
-  return { agent, prompt: expectString(value, 'prompt', 'run'), settings: checkSettings(value.settings) };
+  const prompt = expectString(value, 'prompt', 'run');
+  const settings = checkSettings(value.settings);
+  const { depth } = value;
+  // The deepest subagent sits one level below the last that may delegate.
+  const deepest = settings.limits.delegationDepth + 1;
+  if (typeof depth !== 'number' || !Number.isInteger(depth) || depth < 1 || depth > deepest) {
+    throw new ProtocolError(`run: 'depth' must be an integer from 1 to ${deepest}`);
+  }
+  const fork = settings.context === 'fork';
+  if (fork !== (value.forkFrom !== undefined)) {
+    throw new ProtocolError(
+      fork ? "run: a forked subagent needs 'forkFrom'" : "run: 'forkFrom' is given only in fork mode",
+    );
+  }
+  return {
+    agent,
+    prompt,
+    depth,
+    ...(fork ? { forkFrom: checkMessages(value.forkFrom, 'forkFrom') } : {}),
+    settings,
+  };
 }
 
 const EVENT_TYPES = new Set([
@@ -287,5 +336,6 @@ export function checkTask(value: unknown): TaskRequest {
     id: expectString(value, 'id', 'task'),
     prompt: expectString(value, 'prompt', 'task'),
     description: expectString(value, 'description', 'task'),
+    ...(value.forkFrom === undefined ? {} : { forkFrom: checkMessages(value.forkFrom, 'forkFrom', 'task') }),
   };
 }

@@ -1,20 +1,21 @@
 /**
  * One subagent's worker (named `subagent-N`): a fresh messages array, the child tools, the
  * shared sandbox. It returns only its final text; then the page terminates it, and its whole
- * context is gone with it.
+ * context is gone with it. When subagents may delegate, its `task` calls go to the page, which
+ * starts a worker of their own.
  */
 import * as Comlink from 'comlink';
 import { runSubagent } from '../core/loop';
 import { createModel } from '../models';
-import { checkSubagentRun, type EventHost, type SubagentWorkerApi } from './protocol';
-import { eventForwarder, toolHandlers } from './agent-runtime';
+import { checkSubagentRun, type SubagentWorkerApi, type TaskHost } from './protocol';
+import { eventForwarder, taskRunner, toolHandlers } from './agent-runtime';
 
 const api: SubagentWorkerApi = {
   // The worker's own time: the page may be busy when the answer arrives.
   ready: () => ({ name: self.name, readyAtEpoch: performance.timeOrigin + performance.now() }),
 
-  async run(request, sandbox, host: EventHost) {
-    const { agent, prompt, settings } = checkSubagentRun(request);
+  async run(request, sandbox, host: TaskHost) {
+    const { agent, prompt, depth, forkFrom, settings } = checkSubagentRun(request);
     const events = eventForwarder(host);
     try {
       return await runSubagent(prompt, {
@@ -23,7 +24,13 @@ const api: SubagentWorkerApi = {
         modelName: settings.modelName,
         workdir: settings.workdir,
         baseHandlers: toolHandlers(sandbox, settings),
+        depth,
+        forkFrom,
+        context: settings.context,
+        limits: settings.limits,
+        concurrentTasks: true,
         onEvent: events.onEvent,
+        runTask: taskRunner(host, events),
       });
     } finally {
       await events.flush();
