@@ -236,7 +236,7 @@ export function createRelay(): RelayHandler {
         const refusal =
           error instanceof Refusal ? error : new Refusal(400, 'The relay could not read the request.');
         // A body not read to its end would be taken for the next request on this connection.
-        const close = req.complete ? {} : { connection: 'close' };
+        const close: Record<string, string> = req.complete ? {} : { connection: 'close' };
         refuse(res, refusal, close);
         if (!req.complete) req.resume();
       });
