@@ -402,6 +402,18 @@ describe("AnthropicModel through the relay of the page's server (build/relay.ts)
     expect(posts()).toHaveLength(0);
   });
 
+  it('says when the relay refused a call, with its reason', async () => {
+    const huge = parentRequest('mock-s04', 'x'.repeat(11 * 1024 * 1024));
+    const error = await failure(
+      model('mock-s04', { baseURL: `${mock.url}/no-cors`, relayURL }).createMessage(huge),
+    );
+    expect((error as ModelCallError).status).toBe(413);
+    expect(error.message).toBe(
+      "This page's server refused to relay the call (413): The relay takes request bodies up to 10 MB.",
+    );
+    expect(posts()).toHaveLength(0);
+  });
+
   it("says when the page's server itself cannot be reached", async () => {
     const closed = await startMockApi({ port: 0 });
     await closed.close();
