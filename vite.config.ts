@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 import { earlySandbox } from './build/early-sandbox.ts';
 import { justBashSplit } from './build/just-bash-split.ts';
 import { pyodideAssets } from './build/pyodide-assets.ts';
+import { relay } from './build/relay.ts';
 import { staticAssets } from './build/static-assets.ts';
 
 /** Cross-origin isolation: needed by WebContainer and by SharedArrayBuffer in the workers. */
@@ -12,13 +13,20 @@ const isolation = {
 };
 
 export default defineConfig({
-  plugins: [svelte(), justBashSplit(), earlySandbox(), pyodideAssets(isolation), staticAssets(isolation)],
+  plugins: [
+    svelte(),
+    justBashSplit(),
+    earlySandbox(),
+    pyodideAssets(isolation),
+    staticAssets(isolation),
+    relay(),
+  ],
   server: { headers: isolation },
   preview: { headers: isolation },
   worker: { format: 'es', plugins: () => [justBashSplit()] },
   build: { target: 'es2022' },
   test: {
-    include: ['src/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'build/**/*.test.ts'],
     environment: 'node',
   },
 });

@@ -10,6 +10,8 @@
  *     replaying it to any step, scrubbing it, and scrolling its parent array
  *   - Stop under a runaway bash, python3 and node command (the mock API's mock-runaway-*): from
  *     the click to Stopped, to the sandbox answering again, and the next run's first command
+ *   - what the relay (build/relay.ts) adds to the time to first byte of a streamed call to the
+ *     mock API, direct vs relayed over 50 requests each (scripts/relay-ttfb.mjs)
  *
  * Usage: npm run bench   (builds, serves on 127.0.0.1:41732, runs, stops the server)
  */
@@ -17,6 +19,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { chromium } from 'playwright';
 import { chromiumPath, serveBuiltApp } from './built-app.mjs';
 import { startMockApi } from './mock-api.mjs';
+import { relayTtfb } from './relay-ttfb.mjs';
 
 const PORT = Number(process.env.BENCH_PORT ?? 41732);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -367,6 +370,9 @@ const results = {};
   await browser.close();
 }
 
+// The relay's cost, with the browser closed so that it does not compete for the 2 cores.
+results.relayTtfb = await relayTtfb(URL_BASE, 50);
+
 mkdirSync('bench-results', { recursive: true });
 writeFileSync('bench-results/latest.json', JSON.stringify(results, null, 2) + '\n');
 console.log(JSON.stringify(results, null, 2));
@@ -384,6 +390,7 @@ const targets = [
     [`Stop a runaway ${language}: sandbox free again (max, ms)`, figures.stopToSandboxFreeMs.max, 500],
     [`after Stop (${language}): next command (max, ms)`, figures.nextCommandMs.max, 1000],
   ]),
+  ['relay: added time to first byte (median, ms)', results.relayTtfb.addedMedianMs, 5],
 ];
 console.log('\nTarget check:');
 for (const [name, value, limit, kind = 'at most'] of targets) {

@@ -9,6 +9,8 @@ export interface MockRequestRecord {
   headers: Record<string, string>;
   /** The JSON body as received (or its text when it was not JSON). */
   body: unknown;
+  /** Set when it came in under /no-cors/ (or the mock runs with `cors: false`). */
+  noCors?: boolean;
   /** Which scenario answered. */
   scenario?: string;
   /**
@@ -24,6 +26,8 @@ export interface MockApi {
   port: number;
   requests(): MockRequestRecord[];
   clearRequests(): void;
+  /** How many connections are open (a client that goes away closes its own). */
+  connections(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -31,5 +35,7 @@ export declare function startMockApi(options?: {
   port?: number;
   scenario?: string;
   retryAfterMs?: number;
+  /** false: no path answers CORS (as `--no-cors`); /no-cors/... never does. */
+  cors?: boolean;
   log?: (line: string) => void;
 }): Promise<MockApi>;

@@ -11,6 +11,8 @@
  *   GET     /_requests     every request received (preflights too), API keys redacted, with the reply sent
  *   DELETE  /_requests     forgets them
  *   GET     /_health       ok
+ *   /no-cors/...            the same API as an endpoint that does not allow browsers: no CORS
+ *                          headers, preflights refused (base URL `<mock>/no-cors`; for the relay)
  *
  * What it answers is a scenario, chosen by the API key if it names one, else by the model name,
  * else the server's default (`--scenario`, default mock-s04). The key `bad-key` always gets 401.
@@ -46,8 +48,8 @@
  * tool_result, a thinking block whose signature was changed, fields the API does not accept
  * (e.g. an SDK-internal `parsed_output`) in content blocks sent back, a message with empty content.
  *
- * Usage: npm run mock-api -- [--port 41800] [--scenario mock-s04] [--retry-after-ms 20] [--quiet]
- * It listens on 127.0.0.1 only. Tests start it in-process with `startMockApi({ port: 0 })`.
+ * Usage: npm run mock-api -- [--port 41800] [--scenario mock-s04] [--retry-after-ms 20] [--no-cors] [--quiet]
+ * (`--no-cors`: every path behaves as under /no-cors/.) It listens on 127.0.0.1 only. Tests start it in-process with `startMockApi({ port: 0 })`.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -542,7 +544,11 @@ function redacted(headers) {
   );
 }
 
+/** The mock as an endpoint without CORS (as DashScope's is): /no-cors/..., or every path with `--no-cors`. */
+const NO_CORS_PREFIX = '/no-cors';
+
 function corsHeaders(req) {
+  if (req.noCors) return {};
   return {
     'access-control-allow-origin': req.headers.origin ?? '*',
     'access-control-expose-headers': 'request-id, retry-after, retry-after-ms, x-should-retry',
@@ -577,6 +583,7 @@ export function startMockApi({
   port = 41800,
   scenario = 'mock-s04',
   retryAfterMs = 20,
+  cors = true,
   log = () => {},
 } = {}) {
   if (!SCENARIOS.includes(scenario))
@@ -731,7 +738,26 @@ export function startMockApi({
   }
 
   async function handle(req, res) {
-    const path = new URL(req.url ?? '/', 'http://mock').pathname;
+    let path = new URL(req.url ?? '/', 'http://mock').pathname;
+    req.noCors = !cors;
+    if (path.startsWith(`${NO_CORS_PREFIX}/`)) {
+      req.noCors = true;
+      path = path.slice(NO_CORS_PREFIX.length);
+    }
+    if (req.method === 'OPTIONS' && req.noCors) {
+      // What a server that knows nothing of CORS answers: a browser then refuses the real request.
+      res.writeHead(405, { 'content-type': 'text/plain' });
+      res.end('Method Not Allowed');
+      remember({
+        method: 'OPTIONS',
+        path,
+        headers: redacted(req.headers),
+        body: null,
+        response: { status: 405, body: null },
+      });
+      log(`OPTIONS ${path} (preflight refused: no CORS)`);
+      return;
+    }
     if (req.method === 'OPTIONS') {
       res.writeHead(204, {
         ...corsHeaders(req),
@@ -766,7 +792,13 @@ export function startMockApi({
     }
 
     const requestId = `req_mock_${String(++count).padStart(4, '0')}`;
-    const record = remember({ method: req.method, path, headers: redacted(req.headers), body: null });
+    const record = remember({
+      method: req.method,
+      path,
+      headers: redacted(req.headers),
+      body: null,
+      ...(req.noCors ? { noCors: true } : {}),
+    });
     try {
       if (path !== '/v1/messages')
         throw new ApiError(404, 'not_found_error', `Not found: ${req.method} ${path}`);
@@ -803,6 +835,9 @@ export function startMockApi({
         /** What was received so far (the same as GET /_requests). */
         requests: () => structuredClone(records),
         clearRequests: () => void (records.length = 0),
+        /** How many connections are open (a client that goes away closes its own). */
+        connections: () =>
+          new Promise((done, fail) => server.getConnections((error, n) => (error ? fail(error) : done(n)))),
         close: () =>
           new Promise((done) => {
             server.closeAllConnections();
@@ -822,7 +857,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const args = process.argv.slice(2);
   if (args.includes('--help')) {
     console.log(
-      'Usage: node scripts/mock-api.mjs [--port 41800] [--scenario NAME] [--retry-after-ms 20] [--quiet]',
+      'Usage: node scripts/mock-api.mjs [--port 41800] [--scenario NAME] [--retry-after-ms 20] [--no-cors] [--quiet]',
     );
     console.log(`Scenarios (by API key or model name): ${SCENARIOS.join(', ')}; the key bad-key gets 401.`);
     process.exit(0);
@@ -832,6 +867,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     port: Number(argValue(args, '--port') ?? 41800),
     scenario: argValue(args, '--scenario') ?? 'mock-s04',
     retryAfterMs: Number(argValue(args, '--retry-after-ms') ?? 20),
+    cors: !args.includes('--no-cors'),
     log: quiet ? () => {} : (line) => console.log(line),
   });
   console.log(`Mock Messages API on ${mock.url} (base URL for the SDK; POST ${mock.url}/v1/messages)`);

@@ -7,6 +7,7 @@ import { parentLoop, runSubagent, type RunTask } from '../core/loop';
 import type { Message } from '../core/messages';
 import { ModelCallError, type ModelRequest, type StreamEvent } from '../core/model';
 import { CHILD_TOOLS, PARENT_TOOLS, parentSystem, subagentSystem, type ToolHandler } from '../core/tools';
+import { createRelay } from '../../build/relay';
 import { AnthropicModel, type AnthropicOptions } from './anthropic';
 import { loopOf, traceToolOutputs, traceWorkdir, type Trace } from './replay';
 
@@ -23,7 +24,15 @@ beforeAll(async () => {
 afterAll(() => mock.close());
 beforeEach(() => mock.clearRequests());
 
-function model(name = 'claude-test', options: AnthropicOptions & { apiKey?: string; baseURL?: string } = {}) {
+function model(
+  name = 'claude-test',
+  options: AnthropicOptions & {
+    apiKey?: string;
+    baseURL?: string;
+    relayURL?: string;
+    offerRelay?: boolean;
+  } = {},
+) {
   return new AnthropicModel({
     provider: 'anthropic',
     apiKey: options.apiKey ?? KEY,
@@ -328,6 +337,109 @@ describe('AnthropicModel against the mock Messages API', () => {
       model('mock-hang').createMessage(parentRequest('mock-hang'), { signal: controller.signal }),
     );
     expect(stopped.name).toBe('AbortError');
+  });
+});
+
+describe("AnthropicModel through the relay of the page's server (build/relay.ts)", () => {
+  const relay = createRelay();
+  const server = createServer((req, res) => relay.handle(req, res, () => res.writeHead(404).end()));
+  let relayURL = '';
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    relayURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/relay`;
+  });
+  afterAll(async () => {
+    relay.close();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('streams a whole reply from an endpoint without CORS; the key goes to that endpoint', async () => {
+    const texts: string[] = [];
+    const response = await model('mock-s04', { baseURL: `${mock.url}/no-cors`, relayURL }).createMessage(
+      parentRequest('mock-s04'),
+      { onStream: (e) => void (e.type === 'text_delta' && texts.push(e.text)) },
+    );
+    expect(response.stop_reason).toBe('tool_use');
+    expect(texts.length).toBeGreaterThan(1);
+    const [sent] = posts();
+    expect(sent).toMatchObject({
+      path: '/v1/messages',
+      noCors: true,
+      body: { stream: true, max_tokens: 8000 },
+    });
+    expect(sent.headers.authorization).toBe('[redacted]');
+    expect(sent.headers['x-s04-relay-target']).toBeUndefined();
+  });
+
+  it('tests a connection with one tiny call and names the model that answered', async () => {
+    const { model: answered } = await model('mock-s04', { baseURL: `${mock.url}/no-cors`, relayURL }).ping();
+    expect(answered).toBe('mock-s04');
+    const [sent] = posts();
+    expect(sent.body).toEqual({
+      model: 'mock-s04',
+      max_tokens: 1,
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
+  });
+
+  it('reports a bad key through the relay as an authentication failure, without the key', async () => {
+    const error = await failure(
+      model('mock-s04', { apiKey: 'bad-key', baseURL: `${mock.url}/no-cors`, relayURL }).ping(),
+    );
+    expect(error).toBeInstanceOf(ModelCallError);
+    expect((error as ModelCallError).status).toBe(401);
+    expect(error.message).toMatch(/^Authentication failed \(401\): invalid x-api-key\. Check the API key\.$/);
+  });
+
+  it('refuses a target the relay would refuse before sending anything', async () => {
+    const error = await failure(
+      model('mock-s04', { baseURL: 'http://10.1.2.3:8080', relayURL }).createMessage(parentRequest()),
+    );
+    expect(error.message).toMatch(
+      /plain http only to this machine.*\(base URL http:\/\/10\.1\.2\.3:8080\)\.$/,
+    );
+    expect(posts()).toHaveLength(0);
+  });
+
+  it('says when the relay refused a call, with its reason', async () => {
+    const huge = parentRequest('mock-s04', 'x'.repeat(11 * 1024 * 1024));
+    const error = await failure(
+      model('mock-s04', { baseURL: `${mock.url}/no-cors`, relayURL }).createMessage(huge),
+    );
+    expect((error as ModelCallError).status).toBe(413);
+    expect(error.message).toBe(
+      "This page's server refused to relay the call (413): The relay takes request bodies up to 10 MB.",
+    );
+    expect(posts()).toHaveLength(0);
+  });
+
+  it("says when the page's server itself cannot be reached", async () => {
+    const closed = await startMockApi({ port: 0 });
+    await closed.close();
+    const error = await failure(
+      model('mock-s04', {
+        baseURL: `${mock.url}/no-cors`,
+        relayURL: `${closed.url}/relay`,
+        maxRetries: 0,
+      }).ping(),
+    );
+    expect(error.message).toBe(
+      `Could not reach this page's server to relay the call to ${mock.url}/no-cors: connection error. Check that the server (npm start) is still running.`,
+    );
+  });
+
+  it('offers the relay when a direct call fails as a CORS refusal does and a relay is there', async () => {
+    const closed = await startMockApi({ port: 0 });
+    await closed.close();
+    const error = await failure(
+      model('claude-test', { baseURL: closed.url, maxRetries: 0, offerRelay: true }).createMessage(
+        parentRequest(),
+      ),
+    );
+    expect(error.message).toBe(
+      `Could not reach ${closed.url}: connection error. Check the base URL and that the endpoint allows browser requests (CORS). Tick "Send through the local server" in Settings to go through this page's server.`,
+    );
   });
 });
 

@@ -24,6 +24,7 @@ import type { AssistantBlock, Usage } from '../core/messages';
 import type { ModelCallOptions, ModelClient, ModelRequest, ModelResponse, StreamEvent } from '../core/model';
 import { ModelCallError } from '../core/model';
 import type { ModelConfig } from './config';
+import { RELAY_TARGET_HEADER, relayTargetProblem } from './relay';
 
 export type AnthropicConfig = Extract<ModelConfig, { provider: 'anthropic' }>;
 
@@ -38,6 +39,9 @@ export interface AnthropicOptions {
 
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 const DEFAULT_STALL_MS = 120_000;
+
+/** The words of the Settings checkbox a CORS failure points to (UI-CONTRACT.md). */
+const RELAY_CHECKBOX = 'Send through the local server';
 
 /** Errors a mid-stream `event: error` names by type only (it has no HTTP status). */
 const STATUS_OF_TYPE: Record<string, number> = {
@@ -130,6 +134,8 @@ export class AnthropicModel implements ModelClient {
   readonly #maxRetries: number;
   readonly #stallMs: number;
   readonly #thinking?: { budgetTokens: number };
+  readonly #relayURL?: string;
+  readonly #offerRelay: boolean;
 
   constructor(config: AnthropicConfig & AnthropicOptions) {
     this.baseURL = normalizeBaseURL(config.baseURL);
@@ -138,15 +144,48 @@ export class AnthropicModel implements ModelClient {
     this.#maxRetries = config.maxRetries ?? 2;
     this.#stallMs = config.stallTimeoutMs ?? DEFAULT_STALL_MS;
     this.#thinking = config.thinking;
+    this.#relayURL = config.relayURL;
+    this.#offerRelay = config.offerRelay === true;
     // An invalid base URL is reported as a sentence by createMessage.
     const host = URL.canParse(this.baseURL) ? new URL(this.baseURL).host : this.baseURL;
     this.label = this.#scrub(`${config.model} (${host})`);
     this.#client = new Anthropic({
       apiKey: this.#apiKey,
-      baseURL: this.baseURL,
+      // Relayed, the SDK talks to the page's server, which forwards to the base URL it is told.
+      baseURL: this.#relayURL ?? this.baseURL,
+      ...(this.#relayURL && { defaultHeaders: { [RELAY_TARGET_HEADER]: this.baseURL } }),
       dangerouslyAllowBrowser: true,
       maxRetries: this.#maxRetries,
     });
+  }
+
+  /** Why this call cannot start (a sentence), or null. */
+  #configProblem(): string | null {
+    if (!URL.canParse(this.baseURL)) return `The base URL "${this.#scrub(this.baseURL)}" is not a valid URL.`;
+    if (!this.#apiKey) return 'Authentication failed: no API key is set. Enter your API key in the settings.';
+    const relayProblem = this.#relayURL ? relayTargetProblem(this.baseURL) : null;
+    if (relayProblem) return `${relayProblem.replace(/\.$/, '')} (base URL ${this.#scrub(this.baseURL)}).`;
+    return null;
+  }
+
+  /**
+   * One tiny call (max_tokens 1, one short user message, no tools, no thinking, no retry) to
+   * check the key, the base URL and the model: resolves with the model that answered, or
+   * rejects with the same ModelCallError sentence a run would show.
+   */
+  async ping(signal?: AbortSignal): Promise<{ model: string }> {
+    const problem = this.#configProblem();
+    if (problem) throw new ModelCallError(problem);
+    try {
+      const message = await this.#client.messages.create(
+        { model: this.#model, max_tokens: 1, messages: [{ role: 'user', content: 'Hi' }] },
+        { signal, maxRetries: 0 },
+      );
+      return { model: this.#scrub(String(message.model ?? this.#model)) };
+    } catch (error) {
+      if (signal?.aborted || error instanceof APIUserAbortError) throw abortError();
+      throw this.#describe(error, 0);
+    }
   }
 
   /** Removes the key (and anything shaped like one) from text that may be shown or sent. */
@@ -159,14 +198,8 @@ export class AnthropicModel implements ModelClient {
   async createMessage(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
     const { signal, onStream } = options;
     if (signal?.aborted) throw abortError();
-    if (!URL.canParse(this.baseURL)) {
-      throw new ModelCallError(`The base URL "${this.#scrub(this.baseURL)}" is not a valid URL.`);
-    }
-    if (!this.#apiKey) {
-      throw new ModelCallError(
-        'Authentication failed: no API key is set. Enter your API key in the settings.',
-      );
-    }
+    const problem = this.#configProblem();
+    if (problem) throw new ModelCallError(problem);
 
     // One controller for Stop and for a stalled connection; the SDK sees only this one.
     const controller = new AbortController();
@@ -289,9 +322,18 @@ export class AnthropicModel implements ModelClient {
     if (error instanceof APIConnectionTimeoutError) {
       return fail(`Timed out waiting for ${this.baseURL}${after}. Check the base URL and your connection.`);
     }
-    if (error instanceof APIConnectionError) {
+    if (error instanceof APIConnectionError && this.#relayURL) {
       return fail(
-        `Could not reach ${this.baseURL}: connection error${after}. Check the base URL and that the endpoint allows browser requests (CORS).`,
+        `Could not reach this page's server to relay the call to ${this.baseURL}: connection error${after}. Check that the server (npm start) is still running.`,
+      );
+    }
+    if (error instanceof APIConnectionError) {
+      // A CORS refusal reaches a page only as a connection error; the relay has no CORS to need.
+      const offer = this.#offerRelay
+        ? ` Tick "${RELAY_CHECKBOX}" in Settings to go through this page's server.`
+        : '';
+      return fail(
+        `Could not reach ${this.baseURL}: connection error${after}. Check the base URL and that the endpoint allows browser requests (CORS).${offer}`,
       );
     }
     if (error instanceof APIError) {
@@ -302,6 +344,9 @@ export class AnthropicModel implements ModelClient {
       const midStream = error.status === undefined;
       const status = error.status ?? (error.type ? STATUS_OF_TYPE[error.type] : undefined);
       const code = midStream ? `${error.type ?? 'error'} during the stream` : String(status);
+      if ((error.type as string | null) === 'relay_refused') {
+        return fail(`This page's server refused to relay the call (${code}): ${detail}`, status);
+      }
       if (status === 401 || status === 403) {
         return fail(
           `Authentication failed (${code}): ${detail}. Check the API key${status === 403 ? ' and its permissions' : ''}.`,

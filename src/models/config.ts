@@ -11,4 +11,8 @@ export type ModelConfig =
       model: string;
       /** Extended thinking with this token budget; off when absent. */
       thinking?: { budgetTokens: number };
+      /** Calls go through this relay (this page's server, src/models/relay.ts) to `baseURL`. */
+      relayURL?: string;
+      /** A relay is there but not used: a failure that looks like CORS says to tick it. */
+      offerRelay?: boolean;
     };

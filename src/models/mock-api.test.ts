@@ -49,6 +49,27 @@ describe('the mock Messages API (scripts/mock-api.mjs)', () => {
     ]);
   });
 
+  it('plays an endpoint without CORS under /no-cors: preflights refused, no CORS headers', async () => {
+    const preflight = await fetch(`${mock.url}/no-cors/v1/messages`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:41730', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(405);
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    const response = await fetch(`${mock.url}/no-cors/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'k-123', origin: 'http://localhost:41730' },
+      body: JSON.stringify(body()),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+    expect(response.headers.get('cross-origin-resource-policy')).toBeNull();
+    expect(mock.requests()).toMatchObject([
+      { method: 'OPTIONS', path: '/v1/messages', response: { status: 405 } },
+      { method: 'POST', path: '/v1/messages', noCors: true, response: { status: 200 } },
+    ]);
+  });
+
   it('answers JSON without `stream`, with CORS and CORP headers, and records requests with keys redacted', async () => {
     const response = await post(body(), { origin: 'http://localhost:41730' });
     expect(response.status).toBe(200);

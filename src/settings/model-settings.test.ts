@@ -126,6 +126,43 @@ describe('model settings', () => {
     });
   });
 
+  it("relays through the page's server only when ticked and there is a relay; offers it otherwise", () => {
+    const relayURL = 'http://localhost:41730/relay';
+    const target = 'https://dashscope.aliyuncs.com/apps/anthropic';
+    const relayed = modelConfig({ ...anthropic, baseURL: target, relay: true }, 'normal', relayURL);
+    // The base URL (and so the host the key goes to) stays the endpoint's.
+    expect(relayed).toMatchObject({ baseURL: target, relayURL });
+    expect(relayed).not.toHaveProperty('offerRelay');
+    expect(modelConfig({ ...anthropic, relay: false }, 'normal', relayURL)).toMatchObject({
+      offerRelay: true,
+    });
+    expect(modelConfig({ ...anthropic, relay: false }, 'normal', relayURL)).not.toHaveProperty('relayURL');
+    // No relay answered (a static host): nothing to use or offer.
+    const none = modelConfig({ ...anthropic, relay: true }, 'normal', null);
+    expect(none).not.toHaveProperty('relayURL');
+    expect(none).not.toHaveProperty('offerRelay');
+  });
+
+  it('refuses a ticked relay where there is none, and targets the relay would refuse', () => {
+    expect(settingsProblem({ ...anthropic, relay: true }, false)).toMatch(/no relay \(a static deployment\)/);
+    expect(settingsProblem({ ...anthropic, relay: false }, false)).toBeNull();
+    expect(settingsProblem({ ...anthropic, relay: true, baseURL: 'http://192.168.0.2:8000' })).toMatch(
+      /plain http only to this machine/,
+    );
+    expect(settingsProblem({ ...anthropic, relay: true, baseURL: 'http://localhost:11434' })).toBeNull();
+  });
+
+  it('remembers the relay checkbox with the other settings, and keeps the key bound to the endpoint', () => {
+    const storage = new MemoryStorage();
+    const target = 'https://dashscope.aliyuncs.com/apps/anthropic';
+    saveSettings(storage, { ...anthropic, baseURL: target, relay: true, rememberKey: true });
+    const loaded = loadSettings(storage, readUrlSettings(''));
+    expect(loaded.relay).toBe(true);
+    // Relayed or not, the key goes to the endpoint's host: it is bound to that origin.
+    expect(loaded.keyOrigin).toBe('https://dashscope.aliyuncs.com');
+    expect(keyGoesElsewhere(loaded)).toBeNull();
+  });
+
   it('scrubs the key out of text', () => {
     expect(scrub('failed with sk-ant-secret-123 in it', 'sk-ant-secret-123')).toBe(
       'failed with [api key] in it',

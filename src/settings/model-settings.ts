@@ -11,6 +11,7 @@
  *     the key goes anywhere else the learner is asked (`keyGoesElsewhere`).
  */
 import type { ModelConfig, Speed } from '../models/config';
+import { relayTargetProblem } from '../models/relay';
 import { DEFAULT_BASE_URL, DEFAULT_MODEL, type Provider, type UrlSettings } from './url-settings';
 
 export interface ModelSettings {
@@ -25,6 +26,12 @@ export interface ModelSettings {
   /** Extended thinking: off, or on with a token budget. */
   thinking: boolean;
   thinkingBudget: number;
+  /**
+   * "Send through the local server": calls go to this page's server, which relays them to the base
+   * URL (for endpoints without CORS). The key still goes to the base URL's host, so it stays bound
+   * to that host's origin as in a direct call.
+   */
+  relay: boolean;
 }
 
 export const SETTINGS_KEY = 's04.settings';
@@ -51,6 +58,7 @@ export const DEFAULTS: ModelSettings = {
   keyOrigin: '',
   thinking: false,
   thinkingBudget: 2048,
+  relay: false,
 };
 
 /** The least the API accepts for `budget_tokens`; it must also stay below max_tokens (8000). */
@@ -114,6 +122,7 @@ function pickKnown(stored: Stored): Stored {
   if (typeof stored.model === 'string' && stored.model) out.model = stored.model;
   if (typeof stored.thinking === 'boolean') out.thinking = stored.thinking;
   if (typeof stored.thinkingBudget === 'number') out.thinkingBudget = stored.thinkingBudget;
+  if (typeof stored.relay === 'boolean') out.relay = stored.relay;
   return out;
 }
 
@@ -134,14 +143,22 @@ export function saveSettings(
   }
 }
 
-/** Checks settings a user entered; returns a sentence to show, or null when they can be used. */
-export function settingsProblem(settings: ModelSettings): string | null {
+/**
+ * Checks settings a user entered; returns a sentence to show, or null when they can be used.
+ * `relayAvailable`: whether this page's server answered as a relay (false on a static host).
+ */
+export function settingsProblem(settings: ModelSettings, relayAvailable = true): string | null {
   if (settings.provider === 'demo') return null;
   if (!settings.apiKey.trim()) return 'The Anthropic API needs an API key: add one in Settings.';
   if (!/^https?:\/\/[^\s/]+/.test(settings.baseURL.trim())) {
     return 'The base URL must start with http:// or https://, e.g. https://api.anthropic.com.';
   }
   if (!settings.model.trim()) return 'Choose a model id in Settings.';
+  if (settings.relay && !relayAvailable) {
+    return 'This page\'s server has no relay (a static deployment): untick "Send through the local server" in Settings, or run the playground with npm start.';
+  }
+  const relayProblem = settings.relay ? relayTargetProblem(settings.baseURL.trim()) : null;
+  if (relayProblem) return relayProblem;
   if (
     settings.thinking &&
     !(settings.thinkingBudget >= THINKING_BUDGET.min && settings.thinkingBudget <= THINKING_BUDGET.max)
@@ -151,8 +168,15 @@ export function settingsProblem(settings: ModelSettings): string | null {
   return null;
 }
 
-/** What the workers receive. */
-export function modelConfig(settings: ModelSettings, speed: Speed): ModelConfig {
+/**
+ * What the workers receive. `relayURL`: where this page's relay answers, when it does (then a
+ * ticked relay is used, and an unticked one offered when a call fails as CORS refusals do).
+ */
+export function modelConfig(
+  settings: ModelSettings,
+  speed: Speed,
+  relayURL: string | null = null,
+): ModelConfig {
   if (settings.provider === 'demo') return { provider: 'demo', speed };
   return {
     provider: 'anthropic',
@@ -160,6 +184,7 @@ export function modelConfig(settings: ModelSettings, speed: Speed): ModelConfig 
     baseURL: settings.baseURL.trim(),
     model: settings.model.trim(),
     ...(settings.thinking ? { thinking: { budgetTokens: settings.thinkingBudget } } : {}),
+    ...(relayURL && (settings.relay ? { relayURL } : { offerRelay: true })),
   };
 }
 

@@ -22,6 +22,7 @@ import {
   type LoopLimits,
 } from '../core/variants';
 import type { ModelConfig } from '../models/config';
+import { probeRelay, RELAY_PATH } from '../models/relay';
 import { AgentWorkers } from '../page/agent-workers';
 import { bootFailure, SandboxSession } from '../page/sandbox-session.svelte';
 import { MAX_RECORD_BYTES, parseRecord, RecordError } from '../run/check';
@@ -39,6 +40,7 @@ import { EMPTY_VIEW, type RunView } from '../run/reduce';
 import { Replay } from '../run/replay';
 import {
   DEFAULTS,
+  hostOf,
   keyGoesElsewhere,
   loadSettings,
   modelConfig,
@@ -115,6 +117,11 @@ export class Playground {
   notice = $state<string | null>(null);
   /** The Settings dialog's values (see model-settings.ts for where each one is kept). */
   modelSettings = $state.raw<ModelSettings>(DEFAULTS);
+  /**
+   * Whether this page's server relays API calls (`npm start`, `vite preview`): known once
+   * /relay/health answers; a static host has no relay.
+   */
+  relay = $state<'checking' | 'available' | 'unavailable'>('checking');
   /** Set while the learner is asked whether the key may go to a host it was not saved for. */
   keyQuestion = $state.raw<{ savedFor: string; sendTo: string } | null>(null);
   /** How the next run splits the parent's work (URL `context`; see setContext). */
@@ -166,9 +173,14 @@ export class Playground {
   /** The context mode and limits of the run under way, likewise. */
   #runVariant: { context: ContextMode; limits: LoopLimits } | undefined;
   #answerKeyQuestion: ((send: boolean) => void) | undefined;
+  readonly #relayProbe: Promise<boolean>;
 
   constructor(search: string) {
     this.url = readUrlSettings(search);
+    this.#relayProbe = probeRelay(location.origin).then((available) => {
+      this.relay = available ? 'available' : 'unavailable';
+      return available;
+    });
     this.modelSettings = loadSettings(storage(), this.url);
     this.context = this.url.context;
     this.limits = { ...REFERENCE_LIMITS, ...this.url.limits };
@@ -243,6 +255,52 @@ export class Playground {
     if (this.notice && !settingsProblem(this.modelSettings)) this.notice = null;
   }
 
+  /** Where this page's relay answers, once it did; null on a static host. */
+  #relayURL(): string | null {
+    return this.relay === 'available' ? `${location.origin}${RELAY_PATH}` : null;
+  }
+
+  /**
+   * Settings' "Test connection": one tiny call with the dialog's values (through the relay if
+   * ticked), as a sentence: works, with the model that answered, or why not. The key is never
+   * part of the sentence, and a saved key is not sent to another host than its own before Save.
+   */
+  async testConnection(values: ModelSettings, signal?: AbortSignal): Promise<{ ok: boolean; text: string }> {
+    const relayAvailable = await this.#relayProbe;
+    const problem = settingsProblem(values, relayAvailable);
+    if (problem) return { ok: false, text: problem };
+    const saved = this.modelSettings;
+    const apiKey = values.apiKey.trim();
+    if (apiKey === saved.apiKey && saved.keyOrigin && originOf(values.baseURL) !== saved.keyOrigin) {
+      return {
+        ok: false,
+        text: t('settings.testKeyElsewhere', {
+          savedFor: hostOf(saved.keyOrigin),
+          host: hostOf(values.baseURL),
+        }),
+      };
+    }
+    const config = modelConfig({ ...values, thinking: false }, this.url.speed, this.#relayURL());
+    if (config.provider !== 'anthropic') return { ok: false, text: t('settings.testDemo') };
+    try {
+      // Loaded on demand: the page needs the SDK only for this check.
+      const { AnthropicModel } = await import('../models/anthropic');
+      const { model } = await new AnthropicModel({ ...config, maxRetries: 0 }).ping(signal);
+      const host = hostOf(values.baseURL);
+      return {
+        ok: true,
+        text: scrub(
+          config.relayURL
+            ? t('settings.testWorksRelayed', { model, host })
+            : t('settings.testWorks', { model, host }),
+          apiKey,
+        ),
+      };
+    } catch (error) {
+      return { ok: false, text: scrub(t('settings.testFailed', { reason: message(error) }), apiKey) };
+    }
+  }
+
   /** Boots the sandbox once, then starts the parent's worker ahead of the first run. */
   async start(): Promise<void> {
     try {
@@ -306,7 +364,7 @@ export class Playground {
   #agentSettings(): AgentSettings {
     const { context, limits } = this.#runVariant ?? { context: this.context, limits: this.limits };
     return {
-      model: this.#runModel ?? modelConfig(this.modelSettings, this.url.speed),
+      model: this.#runModel ?? modelConfig(this.modelSettings, this.url.speed, this.#relayURL()),
       modelName: this.modelSettings.provider === 'demo' ? DEFAULT_MODEL : this.modelSettings.model,
       workdir: this.sandbox.workdir,
       bashTimeoutMs: LIMITS.bashTimeoutMs,
@@ -376,7 +434,8 @@ export class Playground {
       return;
     }
     if (this.running) return;
-    const problem = settingsProblem(this.modelSettings);
+    const relayAvailable = this.modelSettings.relay ? await this.#relayProbe : true;
+    const problem = settingsProblem(this.modelSettings, relayAvailable);
     if (problem) {
       this.notice = problem;
       return;
@@ -400,7 +459,7 @@ export class Playground {
       return; // the status line says why
     }
     await this.sandbox.settled();
-    this.#runModel = modelConfig(this.modelSettings, this.url.speed);
+    this.#runModel = modelConfig(this.modelSettings, this.url.speed, this.#relayURL());
     this.#runVariant = { context: this.context, limits: this.limits };
     const controller = new AbortController();
     this.#controller = controller;

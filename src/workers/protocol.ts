@@ -197,6 +197,10 @@ export function checkSettings(value: unknown): AgentSettings {
     expectString(model, 'apiKey', 'settings.model');
     expectString(model, 'baseURL', 'settings.model');
     expectString(model, 'model', 'settings.model');
+    if (model.relayURL !== undefined) expectString(model, 'relayURL', 'settings.model');
+    if (model.offerRelay !== undefined && typeof model.offerRelay !== 'boolean') {
+      throw new ProtocolError("settings: 'offerRelay' must be a boolean");
+    }
     if (model.thinking !== undefined) {
       const budget = isRecord(model.thinking) ? model.thinking.budgetTokens : undefined;
       if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 1) {
