@@ -107,9 +107,20 @@ describe('model settings', () => {
 
   it('explains what is missing before a run', () => {
     expect(settingsProblem(DEFAULTS)).toBeNull();
-    expect(settingsProblem({ ...anthropic, apiKey: ' ' })).toMatch(/API key/);
-    expect(settingsProblem({ ...anthropic, baseURL: 'api.anthropic.com' })).toMatch(/base URL/);
-    expect(settingsProblem({ ...anthropic, thinking: true, thinkingBudget: 100 })).toMatch(/thinking budget/);
+    expect(settingsProblem({ ...anthropic, apiKey: ' ' })).toMatchObject({
+      code: 'noKey',
+      message: expect.stringMatching(/API key/),
+    });
+    expect(settingsProblem({ ...anthropic, baseURL: 'api.anthropic.com' })).toMatchObject({
+      code: 'badBaseURL',
+      message: expect.stringMatching(/base URL/),
+    });
+    expect(settingsProblem({ ...anthropic, model: ' ' })).toMatchObject({ code: 'noModel' });
+    expect(settingsProblem({ ...anthropic, thinking: true, thinkingBudget: 100 })).toMatchObject({
+      code: 'thinkingBudget',
+      params: { min: 1024, max: 7999 },
+      message: expect.stringMatching(/thinking budget/),
+    });
     expect(settingsProblem(anthropic)).toBeNull();
   });
 

@@ -4,6 +4,7 @@
  */
 import type { Speed } from '../models/config';
 import type { SampleName } from '../sandbox/samples';
+import { LANGUAGES, type Language } from './language';
 
 export type Provider = 'demo' | 'anthropic';
 export type SandboxChoice = 'auto' | 'local' | 'webcontainer';
@@ -17,6 +18,8 @@ export interface UrlSettings {
   speed: Speed;
   /** `wcTimeout`: how long to wait for WebContainer to boot, in ms (tests shorten it). */
   webContainerTimeoutMs?: number;
+  /** `lang`: the screen's language for this page load (see language.ts for the rest of the choice). */
+  lang?: Language;
   /** Values that were given but not understood, to tell the user. */
   ignored: string[];
 }
@@ -56,6 +59,7 @@ export function readUrlSettings(search: string): UrlSettings {
     sample: pick('sample', ['python', 'typescript'] as const) ?? 'python',
     speed: pick('speed', ['instant', 'normal'] as const) ?? 'normal',
     webContainerTimeoutMs: timeoutOk ? webContainerTimeoutMs : undefined,
+    lang: pick('lang', LANGUAGES),
     ignored,
   };
 }

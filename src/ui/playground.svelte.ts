@@ -15,7 +15,7 @@ import { LIMITS } from '../core/tools';
 import type { ModelConfig } from '../models/config';
 import { AgentWorkers } from '../page/agent-workers';
 import { bootFailure, SandboxSession } from '../page/sandbox-session.svelte';
-import { MAX_RECORD_BYTES, parseRecord, RecordError } from '../run/check';
+import { MAX_RECORD_BYTES, parseRecord } from '../run/check';
 import { resumableHistory, runFigures } from '../run/figures';
 import { LiveRun } from '../run/live';
 import {
@@ -39,11 +39,14 @@ import {
   settingsProblem,
   type ModelSettings,
 } from '../settings/model-settings';
+import { chooseLanguage } from '../settings/language';
 import { DEFAULT_MODEL, readUrlSettings, type UrlSettings } from '../settings/url-settings';
 import { checkEvent, type AgentSettings, type WorkerEvent } from '../workers/protocol';
 import { History } from './history.svelte';
 import { t } from './i18n';
+import { storedLanguage, useLanguage } from './language.svelte';
 import { Playback } from './playback.svelte';
+import { sentenceOf, settingsSentence, type Sentence } from './sentence';
 
 export type { RunStatus };
 
@@ -101,7 +104,7 @@ export class Playground {
   /** How many steps the shown record has. */
   steps = $state(0);
   /** A message for the user about their input (e.g. an empty prompt, a file that cannot be opened). */
-  notice = $state<string | null>(null);
+  notice = $state.raw<Sentence | null>(null);
   /** The Settings dialog's values (see model-settings.ts for where each one is kept). */
   modelSettings = $state.raw<ModelSettings>(DEFAULTS);
   /** Set while the learner is asked whether the key may go to a host it was not saved for. */
@@ -146,8 +149,13 @@ export class Playground {
 
   constructor(search: string) {
     this.url = readUrlSettings(search);
+    useLanguage(
+      chooseLanguage({ url: this.url.lang, stored: storedLanguage(), browser: navigator.languages ?? [] }),
+    );
     this.modelSettings = loadSettings(storage(), this.url);
-    if (this.url.ignored.length) this.notice = `Ignored URL settings: ${this.url.ignored.join(', ')}`;
+    if (this.url.ignored.length) {
+      this.notice = { key: 'notice.ignoredUrl', params: { list: this.url.ignored.join(', ') } };
+    }
     this.#agents = new AgentWorkers((worker, phase, atEpoch) =>
       this.#record({ type: 'worker', worker, phase }, pageTime(atEpoch)),
     );
@@ -173,7 +181,7 @@ export class Playground {
 
   get modelLabel(): string {
     const { provider, model, baseURL } = this.modelSettings;
-    if (provider === 'demo') return 'Demo (offline, scripted)';
+    if (provider === 'demo') return t('badge.demoModel');
     const host = /^https?:\/\/([^/?#]+)/.exec(baseURL)?.[1] ?? baseURL;
     return host === 'api.anthropic.com' ? `${model} (Anthropic API)` : `${model} (${host})`;
   }
@@ -296,20 +304,20 @@ export class Playground {
   /** Starts the parent loop on a prompt; refuses an empty one. */
   async run(prompt: string): Promise<void> {
     if (!prompt.trim()) {
-      this.notice = 'Type a prompt first, or pick one of the sample prompts.';
+      this.notice = { key: 'notice.emptyPrompt' };
       return;
     }
     if (this.running) return;
     const problem = settingsProblem(this.modelSettings);
     if (problem) {
-      this.notice = problem;
+      this.notice = settingsSentence(problem);
       return;
     }
     if (this.keyQuestion) return;
     const elsewhere = keyGoesElsewhere(this.modelSettings);
     if (elsewhere) {
       if (!(await this.#askToSendKey(elsewhere))) {
-        this.notice = t('keyQuestion.declined', elsewhere);
+        this.notice = { key: 'keyQuestion.declined', params: elsewhere };
         return;
       }
       // For this page load only: the stored key stays bound to the host it was saved for.
@@ -504,8 +512,7 @@ export class Playground {
       const record = parseRecord(await readText(file), file.size);
       this.open(record, { kind: 'file', name: file.name });
     } catch (error) {
-      const reason = error instanceof RecordError ? error.message : message(error);
-      this.notice = `Cannot open ${file.name}: ${reason}.`;
+      this.notice = { key: 'notice.cannotOpen', params: { name: file.name, reason: sentenceOf(error) } };
     }
   }
 
