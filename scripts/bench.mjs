@@ -6,6 +6,7 @@
  *   - subagent:spawn median (one throwaway worker per task)
  *   - tool:read_file and tool:bash medians, as the calling loop sees them
  *   - sample prompt 1 at speed=instant, from click to Finished
+ *   - language:switch, from a choice in the Language menu to the next painted frame
  *   - scrolling a parent array of 1,000 messages holding 5 MB of tool output
  *
  * Usage: npm run bench   (builds, serves on 127.0.0.1:41732, runs, stops the server)
@@ -101,6 +102,23 @@ const results = {};
       count: durations.length,
     };
   }
+
+  // Switching the screen's language after those runs (the arrays full): from the choice in the
+  // Language menu to the next painted frame (`language:switch`), through English, Chinese, Japanese.
+  const languages = ['zh', 'ja', 'en', 'ja', 'zh', 'en', 'zh', 'ja', 'en'];
+  for (const [i, language] of languages.entries()) {
+    await page.locator('header select').selectOption(language);
+    await page.waitForFunction((n) => performance.getEntriesByName('language:switch').length > n, i);
+  }
+  const switches = await page.evaluate(() =>
+    performance.getEntriesByName('language:switch').map((e) => e.duration),
+  );
+  results.languageSwitchMs = {
+    median: round(median(switches)),
+    first: round(switches[0]),
+    max: round(Math.max(...switches)),
+    runs: switches.length,
+  };
 
   // 5. A parent array of 1,000 messages with 5 MB of tool output: scroll it and time the frames.
   const scroll = await page.evaluate(async () => {
