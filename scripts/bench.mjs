@@ -12,6 +12,7 @@
  *     the click to Stopped, to the sandbox answering again, and the next run's first command
  *   - what the relay (build/relay.ts) adds to the time to first byte of a streamed call to the
  *     mock API, direct vs relayed over 50 requests each (scripts/relay-ttfb.mjs)
+ *   - language:switch, from a choice in the Language menu to the next painted frame
  *
  * Usage: npm run bench   (builds, serves on 127.0.0.1:41732, runs, stops the server)
  */
@@ -108,6 +109,23 @@ const results = {};
       count: durations.length,
     };
   }
+
+  // Switching the screen's language after those runs (the arrays full): from the choice in the
+  // Language menu to the next painted frame (`language:switch`), through English, Chinese, Japanese.
+  const languages = ['zh', 'ja', 'en', 'ja', 'zh', 'en', 'zh', 'ja', 'en'];
+  for (const [i, language] of languages.entries()) {
+    await page.locator('header select').selectOption(language);
+    await page.waitForFunction((n) => performance.getEntriesByName('language:switch').length > n, i);
+  }
+  const switches = await page.evaluate(() =>
+    performance.getEntriesByName('language:switch').map((e) => e.duration),
+  );
+  results.languageSwitchMs = {
+    median: round(median(switches)),
+    first: round(switches[0]),
+    max: round(Math.max(...switches)),
+    runs: switches.length,
+  };
 
   // 5. A record of 10,000 events (1,000 parent messages, 5 MB of tool output), exported and opened
   // again: the time to open it, to replay it to any step, to scrub it, and to scroll its array.

@@ -14,9 +14,55 @@ import { RECORD_FORMAT, RECORD_VERSION, type RecordEvent, type RunRecord } from 
 /** The largest run file that is opened (a 5 MB run opens in well under a second). */
 export const MAX_RECORD_BYTES = 25 * 1024 * 1024;
 
-/** A record that cannot be opened; the message says why, for a person. */
-export class RecordError extends Error {
+/**
+ * Why a record cannot be opened, in English; the screen shows the same sentence in its own
+ * language from the code and the parameters (the `record.*` keys of src/ui/locales).
+ */
+const RECORD_PROBLEMS = {
+  notObject: () => 'it is not a run: expected a JSON object',
+  wrongFormat: (p: { format: string }) => `it is not a run of this playground (its "format" is ${p.format})`,
+  newerVersion: (p: { version: number; supported: number }) =>
+    `it was saved by a newer version of the playground (run format ${p.version}; this one reads up to ${p.supported})`,
+  secretField: (p: { field: string }) =>
+    `it carries a field named "${p.field}", which may hold a secret: it is not opened`,
+  shape: (p: { at: string }) => `its shape is wrong at ${p.at}`,
+  tooBig: (p: { size: string; max: string }) => `it is ${p.size}; a run file may be at most ${p.max}`,
+  notJson: (p: { detail: string }) => `it is not JSON (${p.detail})`,
+  timeBackwards: (p: Where) => `${where(p)} happens before the event ahead of it`,
+  spawnedTwice: (p: Where & { agent: string }) => `${where(p)}: ${p.agent} is spawned twice`,
+  neverExisted: (p: Where & { agent: string }) => `${where(p)}: ${p.agent} never existed`,
+  neverSpawned: (p: Where & { agent: string }) => `${where(p)}: ${p.agent} was never spawned`,
+  messageGap: (p: Where & { index: number; agent: string; expected: number }) =>
+    `${where(p)}: message ${p.index} of ${p.agent} comes before message ${p.expected}`,
+  orphanResult: (p: Where & { id: string }) =>
+    `${where(p)}: a tool_result for ${p.id} has no tool_use before it`,
+};
+
+/** The event a story problem is about: its number (from 1) and type. */
+interface Where {
+  event: number;
+  type: string;
+}
+
+function where(p: Where): string {
+  return `event ${p.event} (${p.type})`;
+}
+
+export type RecordProblem = keyof typeof RECORD_PROBLEMS;
+type ParamsOf<C extends RecordProblem> = Parameters<(typeof RECORD_PROBLEMS)[C]>[0];
+
+/** A record that cannot be opened: `code` and `params` say why; `message` says it in English. */
+export class RecordError<C extends RecordProblem = RecordProblem> extends Error {
   override name = 'RecordError';
+  readonly code: C;
+  readonly params: Record<string, string | number>;
+
+  constructor(code: C, ...params: ParamsOf<C> extends undefined ? [] : [ParamsOf<C>]) {
+    const given = (params[0] ?? {}) as Record<string, string | number>;
+    super((RECORD_PROBLEMS[code] as (p: Record<string, string | number>) => string)(given));
+    this.code = code;
+    this.params = given;
+  }
 }
 
 const text = v.string();
@@ -125,22 +171,25 @@ function checkStory(events: readonly RecordEvent[]): void {
   const arrays = new Map<string, Message[]>([['parent', []]]);
   let last = 0;
   events.forEach((event, i) => {
-    const where = `event ${i + 1} (${event.type})`;
-    if (event.t < last) throw new RecordError(`${where} happens before the event ahead of it`);
+    const at = { event: i + 1, type: event.type };
+    if (event.t < last) throw new RecordError('timeBackwards', at);
     last = event.t;
     if (event.type === 'spawn') {
-      if (arrays.has(event.agent)) throw new RecordError(`${where}: ${event.agent} is spawned twice`);
-      if (!arrays.has(event.from)) throw new RecordError(`${where}: ${event.from} never existed`);
+      if (arrays.has(event.agent)) throw new RecordError('spawnedTwice', { ...at, agent: event.agent });
+      if (!arrays.has(event.from)) throw new RecordError('neverExisted', { ...at, agent: event.from });
       arrays.set(event.agent, [...event.messages]);
       return;
     }
     if (event.type !== 'message') return;
     const messages = arrays.get(event.agent);
-    if (!messages) throw new RecordError(`${where}: ${event.agent} was never spawned`);
+    if (!messages) throw new RecordError('neverSpawned', { ...at, agent: event.agent });
     if (event.index > messages.length) {
-      throw new RecordError(
-        `${where}: message ${event.index} of ${event.agent} comes before message ${messages.length}`,
-      );
+      throw new RecordError('messageGap', {
+        ...at,
+        index: event.index,
+        agent: event.agent,
+        expected: messages.length,
+      });
     }
     messages.length = event.index;
     const { message } = event;
@@ -153,7 +202,7 @@ function checkStory(events: readonly RecordEvent[]): void {
       );
       for (const block of message.content) {
         if (block.type === 'tool_result' && !uses.has(block.tool_use_id)) {
-          throw new RecordError(`${where}: a tool_result for ${block.tool_use_id} has no tool_use before it`);
+          throw new RecordError('orphanResult', { ...at, id: block.tool_use_id });
         }
       }
     }
@@ -164,25 +213,20 @@ function checkStory(events: readonly RecordEvent[]): void {
 /** Checks a parsed record of the current version; returns it typed. */
 export function checkRecord(value: unknown): RunRecord {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new RecordError('it is not a run: expected a JSON object');
+    throw new RecordError('notObject');
   }
   const record = value as Record<string, unknown>;
   if (record.format !== RECORD_FORMAT) {
-    throw new RecordError(
-      `it is not a run of this playground (its "format" is ${JSON.stringify(record.format ?? null)})`,
-    );
+    throw new RecordError('wrongFormat', { format: JSON.stringify(record.format ?? null) });
   }
   if (typeof record.version === 'number' && record.version > RECORD_VERSION) {
-    throw new RecordError(
-      `it was saved by a newer version of the playground (run format ${record.version}; this one reads up to ${RECORD_VERSION})`,
-    );
+    throw new RecordError('newerVersion', { version: record.version, supported: RECORD_VERSION });
   }
   const secret = findSecretField(value);
-  if (secret)
-    throw new RecordError(`it carries a field named "${secret}", which may hold a secret: it is not opened`);
+  if (secret) throw new RecordError('secretField', { field: secret });
   const upgraded = record.version === 1 ? upgradeV1(record) : value;
   const parsed = v.safeParse(RecordSchema, upgraded);
-  if (!parsed.success) throw new RecordError(`its shape is wrong at ${firstIssue(parsed.issues)}`);
+  if (!parsed.success) throw new RecordError('shape', { at: firstIssue(parsed.issues) });
   const checked = parsed.output as unknown as RunRecord;
   checkStory(checked.events);
   return checked;
@@ -191,15 +235,13 @@ export function checkRecord(value: unknown): RunRecord {
 /** Reads a run file's text: size, JSON, shape and story. */
 export function parseRecord(json: string, bytes = json.length): RunRecord {
   if (bytes > MAX_RECORD_BYTES) {
-    throw new RecordError(
-      `it is ${megabytes(bytes)}; a run file may be at most ${megabytes(MAX_RECORD_BYTES)}`,
-    );
+    throw new RecordError('tooBig', { size: megabytes(bytes), max: megabytes(MAX_RECORD_BYTES) });
   }
   let value: unknown;
   try {
     value = JSON.parse(json);
   } catch (error) {
-    throw new RecordError(`it is not JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw new RecordError('notJson', { detail: error instanceof Error ? error.message : String(error) });
   }
   return checkRecord(value);
 }

@@ -118,11 +118,11 @@ describe('History in IndexedDB', () => {
     record.events.push(event(0, 'a'));
     const writer = store.keep(record, () => ({ status: { kind: 'running' }, figures }));
     const problems: string[] = [];
-    writer.onProblem = (p) => problems.push(p.message);
+    writer.onProblem = (p) => problems.push(`${p.code}: ${p.message}`);
     vi.spyOn(store, 'append').mockRejectedValueOnce(new DOMException('full', 'QuotaExceededError'));
     await writer.save();
     expect(problems).toEqual([
-      'History is full: this run is not being kept. Delete older runs in History to make room.',
+      'full: History is full: this run is not being kept. Delete older runs in History to make room.',
     ]);
     expect(record.events).toHaveLength(1);
     await writer.save(); // room again: the same events are saved then
@@ -134,9 +134,12 @@ describe('History in IndexedDB', () => {
     // @ts-expect-error: a browser without IndexedDB (some private modes)
     delete globalThis.indexedDB;
     try {
-      await expect(RunStore.open()).rejects.toEqual(
-        new StorageProblem('History is off: this browser has no IndexedDB here (a private window?).'),
-      );
+      const problem = RunStore.open();
+      await expect(problem).rejects.toBeInstanceOf(StorageProblem);
+      await expect(problem).rejects.toMatchObject({
+        code: 'noIndexedDb',
+        message: 'History is off: this browser has no IndexedDB here (a private window?).',
+      });
     } finally {
       globalThis.indexedDB = saved;
     }

@@ -47,25 +47,43 @@ const DB_NAME = 's04-history';
 const LOCK_PREFIX = 's04-run:';
 
 /** The status given to a run whose page went away while it was running. */
-export const INTERRUPTED: RunStatus = {
+export const INTERRUPTED = {
   kind: 'stopped',
   reason: 'interrupted (the page was reloaded or closed)',
+} satisfies RunStatus;
+
+/**
+ * Why History cannot keep or give back runs, in English; the screen says it in its own language
+ * from the code and parameters (the `storage.*` keys of src/ui/locales).
+ */
+const STORAGE_PROBLEMS = {
+  full: () => 'History is full: this run is not being kept. Delete older runs in History to make room.',
+  blocked: (p: { detail: string }) =>
+    `History is off: this browser does not let the page keep data here (${p.detail}).`,
+  noIndexedDb: () => 'History is off: this browser has no IndexedDB here (a private window?).',
+  gone: () => 'This run is no longer in History.',
 };
 
-/** Why History cannot keep runs, as a sentence for the screen. */
+export type StorageProblemCode = keyof typeof STORAGE_PROBLEMS;
+
+/** Why History cannot keep runs: `code` and `params` for the screen, `message` in English. */
 export class StorageProblem extends Error {
   override name = 'StorageProblem';
+  readonly code: StorageProblemCode;
+  readonly params: { detail?: string };
+
+  constructor(code: StorageProblemCode, params: { detail?: string } = {}) {
+    super(STORAGE_PROBLEMS[code]({ detail: params.detail ?? '' }));
+    this.code = code;
+    this.params = params;
+  }
 }
 
 function problemOf(error: unknown): StorageProblem {
   const name = error instanceof Error || error instanceof DOMException ? error.name : '';
-  if (name === 'QuotaExceededError') {
-    return new StorageProblem(
-      'History is full: this run is not being kept. Delete older runs in History to make room.',
-    );
-  }
+  if (name === 'QuotaExceededError') return new StorageProblem('full');
   const detail = error instanceof Error ? error.message : String(error);
-  return new StorageProblem(`History is off: this browser does not let the page keep data here (${detail}).`);
+  return new StorageProblem('blocked', { detail });
 }
 
 type Locks = Pick<LockManager, 'request' | 'query'>;
@@ -83,8 +101,7 @@ export class RunStore {
 
   /** Opens History, or rejects with a StorageProblem (no IndexedDB, private mode, blocked). */
   static async open(options: { pageId?: string; locks?: Locks; name?: string } = {}): Promise<RunStore> {
-    if (!globalThis.indexedDB)
-      throw new StorageProblem('History is off: this browser has no IndexedDB here (a private window?).');
+    if (!globalThis.indexedDB) throw new StorageProblem('noIndexedDb');
     const pageId = options.pageId ?? crypto.randomUUID();
     try {
       const db = await openDB<HistoryDb>(options.name ?? DB_NAME, 1, {
@@ -144,7 +161,7 @@ export class RunStore {
   /** A kept run's whole record. */
   async load(id: string): Promise<RunRecord> {
     const row = await this.#db.get('runs', id);
-    if (!row) throw new StorageProblem('This run is no longer in History.');
+    if (!row) throw new StorageProblem('gone');
     const chunks = await this.#db.getAll('chunks', IDBKeyRange.bound([id, 0], [id, Infinity]));
     chunks.sort((a, b) => a.seq - b.seq);
     return { ...row.header, events: chunks.flatMap((c) => c.events) };

@@ -107,9 +107,20 @@ describe('model settings', () => {
 
   it('explains what is missing before a run', () => {
     expect(settingsProblem(DEFAULTS)).toBeNull();
-    expect(settingsProblem({ ...anthropic, apiKey: ' ' })).toMatch(/API key/);
-    expect(settingsProblem({ ...anthropic, baseURL: 'api.anthropic.com' })).toMatch(/base URL/);
-    expect(settingsProblem({ ...anthropic, thinking: true, thinkingBudget: 100 })).toMatch(/thinking budget/);
+    expect(settingsProblem({ ...anthropic, apiKey: ' ' })).toMatchObject({
+      code: 'noKey',
+      message: expect.stringMatching(/API key/),
+    });
+    expect(settingsProblem({ ...anthropic, baseURL: 'api.anthropic.com' })).toMatchObject({
+      code: 'badBaseURL',
+      message: expect.stringMatching(/base URL/),
+    });
+    expect(settingsProblem({ ...anthropic, model: ' ' })).toMatchObject({ code: 'noModel' });
+    expect(settingsProblem({ ...anthropic, thinking: true, thinkingBudget: 100 })).toMatchObject({
+      code: 'thinkingBudget',
+      params: { min: 1024, max: 7999 },
+      message: expect.stringMatching(/thinking budget/),
+    });
     expect(settingsProblem(anthropic)).toBeNull();
   });
 
@@ -144,9 +155,11 @@ describe('model settings', () => {
   });
 
   it('refuses a ticked relay where there is none, and targets the relay would refuse', () => {
-    expect(settingsProblem({ ...anthropic, relay: true }, false)).toMatch(/no relay \(a static deployment\)/);
+    expect(settingsProblem({ ...anthropic, relay: true }, false)?.message).toMatch(
+      /no relay \(a static deployment\)/,
+    );
     expect(settingsProblem({ ...anthropic, relay: false }, false)).toBeNull();
-    expect(settingsProblem({ ...anthropic, relay: true, baseURL: 'http://192.168.0.2:8000' })).toMatch(
+    expect(settingsProblem({ ...anthropic, relay: true, baseURL: 'http://192.168.0.2:8000' })?.message).toMatch(
       /plain http only to this machine/,
     );
     expect(settingsProblem({ ...anthropic, relay: true, baseURL: 'http://localhost:11434' })).toBeNull();

@@ -144,26 +144,52 @@ export function saveSettings(
 }
 
 /**
- * Checks settings a user entered; returns a sentence to show, or null when they can be used.
+ * What is wrong with settings a user entered: `code` and `params` for the screen to say it in its
+ * language (the `settingsProblem.*` keys of src/ui/locales), `message` in English.
+ */
+export interface SettingsProblem {
+  code: 'noKey' | 'badBaseURL' | 'noModel' | 'noRelay' | 'relayTarget' | 'thinkingBudget';
+  params: Record<string, string | number>;
+  message: string;
+}
+
+/**
+ * Checks settings a user entered; returns the problem to show, or null when they can be used.
  * `relayAvailable`: whether this page's server answered as a relay (false on a static host).
  */
-export function settingsProblem(settings: ModelSettings, relayAvailable = true): string | null {
+export function settingsProblem(settings: ModelSettings, relayAvailable = true): SettingsProblem | null {
   if (settings.provider === 'demo') return null;
-  if (!settings.apiKey.trim()) return 'The Anthropic API needs an API key: add one in Settings.';
-  if (!/^https?:\/\/[^\s/]+/.test(settings.baseURL.trim())) {
-    return 'The base URL must start with http:// or https://, e.g. https://api.anthropic.com.';
+  if (!settings.apiKey.trim()) {
+    return { code: 'noKey', params: {}, message: 'The Anthropic API needs an API key: add one in Settings.' };
   }
-  if (!settings.model.trim()) return 'Choose a model id in Settings.';
+  if (!/^https?:\/\/[^\s/]+/.test(settings.baseURL.trim())) {
+    return {
+      code: 'badBaseURL',
+      params: {},
+      message: 'The base URL must start with http:// or https://, e.g. https://api.anthropic.com.',
+    };
+  }
+  if (!settings.model.trim())
+    return { code: 'noModel', params: {}, message: 'Choose a model id in Settings.' };
   if (settings.relay && !relayAvailable) {
-    return 'This page\'s server has no relay (a static deployment): untick "Send through the local server" in Settings, or run the playground with npm start.';
+    return {
+      code: 'noRelay',
+      params: {},
+      message:
+        'This page\'s server has no relay (a static deployment): untick "Send through the local server" in Settings, or run the playground with npm start.',
+    };
   }
   const relayProblem = settings.relay ? relayTargetProblem(settings.baseURL.trim()) : null;
-  if (relayProblem) return relayProblem;
+  if (relayProblem) return { code: 'relayTarget', params: { reason: relayProblem }, message: relayProblem };
   if (
     settings.thinking &&
     !(settings.thinkingBudget >= THINKING_BUDGET.min && settings.thinkingBudget <= THINKING_BUDGET.max)
   ) {
-    return `The thinking budget must be between ${THINKING_BUDGET.min} and ${THINKING_BUDGET.max} tokens.`;
+    return {
+      code: 'thinkingBudget',
+      params: { ...THINKING_BUDGET },
+      message: `The thinking budget must be between ${THINKING_BUDGET.min} and ${THINKING_BUDGET.max} tokens.`,
+    };
   }
   return null;
 }

@@ -11,6 +11,7 @@ import {
 } from '../core/variants';
 import type { Speed } from '../models/config';
 import type { SampleName } from '../sandbox/samples';
+import { LANGUAGES, type Language } from './language';
 
 export type Provider = 'demo' | 'anthropic';
 export type SandboxChoice = 'auto' | 'local' | 'webcontainer';
@@ -28,6 +29,8 @@ export interface UrlSettings {
   context: ContextMode;
   /** The loop limits the URL sets (`cap`, `cut`, `maxTokens`, `depth`); the rest stay as they are. */
   limits: Partial<LoopLimits>;
+  /** `lang`: the screen's language for this page load (see language.ts for the rest of the choice). */
+  lang?: Language;
   /** Values that were given but not understood, to tell the user. */
   ignored: string[];
 }
@@ -87,6 +90,7 @@ export function readUrlSettings(search: string): UrlSettings {
     webContainerTimeoutMs: timeoutOk ? webContainerTimeoutMs : undefined,
     context: pick('context', CONTEXT_MODES) ?? 'isolated',
     limits,
+    lang: pick('lang', LANGUAGES),
     ignored,
   };
 }

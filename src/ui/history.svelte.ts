@@ -4,7 +4,8 @@
  * begun before it is open is saved once it is.
  */
 import type { RunRecord } from '../run/record';
-import { RunStore, StorageProblem, type RecordWriter, type RunSummary } from '../run/store';
+import { RunStore, type RecordWriter, type RunSummary } from '../run/store';
+import { sentenceOf, type Sentence } from './sentence';
 
 type Summarize = ConstructorParameters<typeof RecordWriter>[2];
 
@@ -17,13 +18,16 @@ export interface Keeper {
 export class History {
   runs = $state.raw<RunSummary[]>([]);
   /** Why runs are not kept (storage missing or full); null while all is well. */
-  problem = $state<string | null>(null);
+  problem = $state.raw<Sentence | null>(null);
+  /** Why History could not be opened, given again to whoever asks it for a run. */
+  #failure: unknown;
   #store: Promise<RunStore | null> | undefined;
 
   /** Opens IndexedDB once; resolves null (with `problem` set) where it cannot be used. */
   store(): Promise<RunStore | null> {
     this.#store ??= RunStore.open().catch((error: unknown) => {
-      this.problem = error instanceof StorageProblem ? error.message : String(error);
+      this.#failure = error;
+      this.problem = sentenceOf(error);
       return null;
     });
     return this.#store;
@@ -37,7 +41,7 @@ export class History {
 
   async load(id: string): Promise<RunRecord> {
     const store = await this.store();
-    if (!store) throw new StorageProblem(this.problem ?? 'History is off.');
+    if (!store) throw this.#failure;
     return store.load(id);
   }
 
@@ -61,7 +65,7 @@ export class History {
       writer = store.keep(record, summarize);
       // Held while this page lives: other pages then know the run is not interrupted.
       store.hold(record.id, new Promise(() => {}));
-      writer.onProblem = (problem) => (this.problem = problem.message);
+      writer.onProblem = (problem) => (this.problem = sentenceOf(problem));
       return writer;
     });
     return {

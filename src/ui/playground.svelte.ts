@@ -25,7 +25,7 @@ import type { ModelConfig } from '../models/config';
 import { probeRelay, RELAY_PATH } from '../models/relay';
 import { AgentWorkers } from '../page/agent-workers';
 import { bootFailure, SandboxSession } from '../page/sandbox-session.svelte';
-import { MAX_RECORD_BYTES, parseRecord, RecordError } from '../run/check';
+import { MAX_RECORD_BYTES, parseRecord } from '../run/check';
 import { resumableHistory, runFigures } from '../run/figures';
 import { LiveRun } from '../run/live';
 import { modelCalls } from '../run/measures';
@@ -50,12 +50,15 @@ import {
   settingsProblem,
   type ModelSettings,
 } from '../settings/model-settings';
+import { chooseLanguage } from '../settings/language';
 import { DEFAULT_MODEL, readUrlSettings, type UrlSettings } from '../settings/url-settings';
 import { checkEvent, type AgentSettings, type WorkerEvent } from '../workers/protocol';
 import { Comparison } from './comparison.svelte';
 import { History } from './history.svelte';
 import { t } from './i18n';
+import { storedLanguage, useLanguage } from './language.svelte';
 import { Playback } from './playback.svelte';
+import { say, sentenceOf, settingsSentence, type Sentence } from './sentence';
 
 export type { RunStatus };
 
@@ -114,7 +117,7 @@ export class Playground {
   /** How many steps the shown record has. */
   steps = $state(0);
   /** A message for the user about their input (e.g. an empty prompt, a file that cannot be opened). */
-  notice = $state<string | null>(null);
+  notice = $state.raw<Sentence | null>(null);
   /** The Settings dialog's values (see model-settings.ts for where each one is kept). */
   modelSettings = $state.raw<ModelSettings>(DEFAULTS);
   /**
@@ -181,10 +184,15 @@ export class Playground {
       this.relay = available ? 'available' : 'unavailable';
       return available;
     });
+    useLanguage(
+      chooseLanguage({ url: this.url.lang, stored: storedLanguage(), browser: navigator.languages ?? [] }),
+    );
     this.modelSettings = loadSettings(storage(), this.url);
     this.context = this.url.context;
     this.limits = { ...REFERENCE_LIMITS, ...this.url.limits };
-    if (this.url.ignored.length) this.notice = `Ignored URL settings: ${this.url.ignored.join(', ')}`;
+    if (this.url.ignored.length) {
+      this.notice = { key: 'notice.ignoredUrl', params: { list: this.url.ignored.join(', ') } };
+    }
     this.#agents = new AgentWorkers((worker, phase, atEpoch) =>
       this.#record({ type: 'worker', worker, phase }, pageTime(atEpoch)),
     );
@@ -234,7 +242,7 @@ export class Playground {
 
   get modelLabel(): string {
     const { provider, model, baseURL } = this.modelSettings;
-    if (provider === 'demo') return 'Demo (offline, scripted)';
+    if (provider === 'demo') return t('badge.demoModel');
     const host = /^https?:\/\/([^/?#]+)/.exec(baseURL)?.[1] ?? baseURL;
     return host === 'api.anthropic.com' ? `${model} (Anthropic API)` : `${model} (${host})`;
   }
@@ -268,7 +276,7 @@ export class Playground {
   async testConnection(values: ModelSettings, signal?: AbortSignal): Promise<{ ok: boolean; text: string }> {
     const relayAvailable = await this.#relayProbe;
     const problem = settingsProblem(values, relayAvailable);
-    if (problem) return { ok: false, text: problem };
+    if (problem) return { ok: false, text: say(settingsSentence(problem)) };
     const saved = this.modelSettings;
     const apiKey = values.apiKey.trim();
     if (apiKey === saved.apiKey && saved.keyOrigin && originOf(values.baseURL) !== saved.keyOrigin) {
@@ -430,21 +438,21 @@ export class Playground {
   /** Starts the parent loop on a prompt; refuses an empty one. */
   async run(prompt: string): Promise<void> {
     if (!prompt.trim()) {
-      this.notice = 'Type a prompt first, or pick one of the sample prompts.';
+      this.notice = { key: 'notice.emptyPrompt' };
       return;
     }
     if (this.running) return;
     const relayAvailable = this.modelSettings.relay ? await this.#relayProbe : true;
     const problem = settingsProblem(this.modelSettings, relayAvailable);
     if (problem) {
-      this.notice = problem;
+      this.notice = settingsSentence(problem);
       return;
     }
     if (this.keyQuestion) return;
     const elsewhere = keyGoesElsewhere(this.modelSettings);
     if (elsewhere) {
       if (!(await this.#askToSendKey(elsewhere))) {
-        this.notice = t('keyQuestion.declined', elsewhere);
+        this.notice = { key: 'keyQuestion.declined', params: elsewhere };
         return;
       }
       // For this page load only: the stored key stays bound to the host it was saved for.
@@ -674,8 +682,7 @@ export class Playground {
       const record = parseRecord(await readText(file), file.size);
       this.open(record, { kind: 'file', name: file.name });
     } catch (error) {
-      const reason = error instanceof RecordError ? error.message : message(error);
-      this.notice = `Cannot open ${file.name}: ${reason}.`;
+      this.notice = { key: 'notice.cannotOpen', params: { name: file.name, reason: sentenceOf(error) } };
     }
   }
 
@@ -706,7 +713,7 @@ export class Playground {
   /** Compare: the prompt in each context mode, on fresh copies of the sample project. */
   async compare(prompt: string, withFork: boolean): Promise<void> {
     if (!prompt.trim()) {
-      this.notice = 'Type a prompt first, or pick one of the sample prompts.';
+      this.notice = { key: 'notice.emptyPrompt' };
       return;
     }
     if (this.running || this.comparison.running) return;

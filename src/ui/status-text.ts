@@ -1,0 +1,30 @@
+/** The status line's words for a run's state, shared by the status line and History's list. */
+import type { RunStatus } from '../run/record';
+import { INTERRUPTED } from '../run/store';
+import { t } from './i18n';
+
+/**
+ * What the status says. A reason from a model API or the sandbox is shown as it came; the words
+ * around it, and the reasons the playground itself gives, are in the language on screen.
+ */
+export function statusText(status: RunStatus, live: { working?: string; retrying?: string } = {}): string {
+  switch (status.kind) {
+    case 'booting':
+      return t('status.booting');
+    case 'idle':
+      return t('status.idle');
+    case 'running': {
+      const base = live.working ? t('status.runningAgent', { agent: live.working }) : t('status.running');
+      return live.retrying ? t('status.retrying', { base, detail: live.retrying }) : base;
+    }
+    case 'finished':
+      return t('status.finished');
+    case 'stopped': {
+      if (!status.reason) return t('status.stopped');
+      const reason = status.reason === INTERRUPTED.reason ? t('status.interrupted') : status.reason;
+      return t('status.stoppedBecause', { reason });
+    }
+    case 'failed':
+      return t('status.failed', { reason: status.reason });
+  }
+}
