@@ -159,9 +159,9 @@ describe('model settings', () => {
       /no relay \(a static deployment\)/,
     );
     expect(settingsProblem({ ...anthropic, relay: false }, false)).toBeNull();
-    expect(settingsProblem({ ...anthropic, relay: true, baseURL: 'http://192.168.0.2:8000' })?.message).toMatch(
-      /plain http only to this machine/,
-    );
+    expect(
+      settingsProblem({ ...anthropic, relay: true, baseURL: 'http://192.168.0.2:8000' })?.message,
+    ).toMatch(/plain http only to this machine/);
     expect(settingsProblem({ ...anthropic, relay: true, baseURL: 'http://localhost:11434' })).toBeNull();
   });
 

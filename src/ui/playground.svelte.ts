@@ -127,6 +127,8 @@ export class Playground {
   relay = $state<'checking' | 'available' | 'unavailable'>('checking');
   /** Set while the learner is asked whether the key may go to a host it was not saved for. */
   keyQuestion = $state.raw<{ savedFor: string; sendTo: string } | null>(null);
+  /** The prompt box's text (Run and Compare read it). */
+  prompt = $state('');
   /** How the next run splits the parent's work (URL `context`; see setContext). */
   context = $state<ContextMode>('isolated');
   /** The next run's loop limits (URL `cap`, `cut`, `maxTokens`, `depth`; see setLimits). */
