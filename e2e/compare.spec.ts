@@ -1,0 +1,80 @@
+/**
+ * The lesson, measured: Compare runs the prompt without a subagent and isolated, each on a fresh
+ * copy of the sample project, and the saving it shows is the one the records give.
+ */
+import { expect, open, PROMPTS, status, test } from './fixtures';
+
+/** The parent's context at its last call, computed here from a record (SPEC.md). */
+function parentContext(record: {
+  events: Array<{ type: string; agent?: string; index?: number; message?: unknown }>;
+}): number {
+  const messages: unknown[] = [];
+  let last = 0;
+  for (const event of record.events) {
+    if (event.agent !== 'parent') continue;
+    if (event.type === 'message') {
+      messages.length = event.index!;
+      messages.push(event.message);
+    } else if (event.type === 'model_start') {
+      last = Math.ceil(messages.reduce<number>((n, m) => n + JSON.stringify(m).length, 0) / 4);
+    }
+  }
+  return last;
+}
+
+for (const prompt of [PROMPTS.framework, PROMPTS.summarisePy]) {
+  test(`Compare shows the saving of isolation the records give: ${prompt}`, async ({ page }) => {
+    await open(page);
+    await page.getByRole('textbox', { name: 'Prompt' }).fill(prompt);
+    await page.getByRole('button', { name: 'Compare' }).click();
+    const region = page.getByRole('region', { name: 'Comparison' });
+    await expect(region).toBeVisible();
+    await expect(region.getByText(/^Isolation saved \d+% of the parent's context\.$/)).toBeVisible({
+      timeout: 30_000,
+    });
+    await expect(status(page)).toHaveText(/^Finished/);
+
+    const records = await page.evaluate(() =>
+      (
+        window as unknown as {
+          __s04: { comparison: { runs: Array<{ mode: string; record: unknown }> } };
+        }
+      ).__s04.comparison.runs.map((r) => ({ mode: r.mode, record: JSON.parse(JSON.stringify(r.record)) })),
+    );
+    expect(records.map((r) => r.mode)).toEqual(['none', 'isolated']);
+    const none = parentContext(records[0].record);
+    const isolated = parentContext(records[1].record);
+    expect(isolated).toBeLessThan(none);
+    const saving = Math.round((1 - isolated / none) * 100);
+    await expect(region).toContainText(`Isolation saved ${saving}% of the parent's context.`);
+    await expect(region).toContainText('The tutorial says 88%');
+    // The runs really were of each mode: the single agent never spawned a subagent.
+    const spawns = (r: { record: { events: Array<{ type: string }> } }) =>
+      r.record.events.filter((e) => e.type === 'spawn').length;
+    expect(spawns(records[0])).toBe(0);
+    expect(spawns(records[1])).toBeGreaterThan(0);
+    // Each on a fresh copy of the sample project: the same files at the start of both.
+    const rows = region.getByRole('row');
+    await expect(rows).toHaveCount(3);
+    await expect(rows.nth(1)).toContainText('No subagent');
+    await expect(rows.nth(2)).toContainText('Isolated (s04)');
+    // The chart draws the single agent's parent over the isolated run.
+    await expect(page.getByRole('region', { name: 'Context per model call' })).toContainText(
+      'Parent without a subagent',
+    );
+  });
+}
+
+test('Stop during a comparison ends it and keeps the runs finished so far', async ({ page }) => {
+  await open(page, 'speed=normal');
+  await page.getByRole('textbox', { name: 'Prompt' }).fill(PROMPTS.framework);
+  await page.getByRole('button', { name: 'Compare' }).click();
+  const region = page.getByRole('region', { name: 'Comparison' });
+  // The second run (isolated) is under way once a subagent appears.
+  await expect(page.getByRole('region', { name: 'Subagent 1 messages' })).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(status(page)).toHaveText(/^Stopped/);
+  await expect(region).toContainText('The comparison ended early');
+  await expect(region.getByRole('row').nth(1)).toContainText('Finished');
+  await expect(region).not.toContainText('Isolation saved');
+});
