@@ -2,7 +2,7 @@
  * The lesson, measured: Compare runs the prompt without a subagent and isolated, each on a fresh
  * copy of the sample project, and the saving it shows is the one the records give.
  */
-import { expect, open, PROMPTS, status, test } from './fixtures';
+import { expect, open, PROMPTS, runSample, status, test } from './fixtures';
 
 /** The parent's context at its last call, computed here from a record (SPEC.md). */
 function parentContext(record: {
@@ -77,4 +77,47 @@ test('Stop during a comparison ends it and keeps the runs finished so far', asyn
   await expect(region).toContainText('The comparison ended early');
   await expect(region.getByRole('row').nth(1)).toContainText('Finished');
   await expect(region).not.toContainText('Isolation saved');
+});
+
+test.describe('loop limits and recursion', () => {
+  test('a limit changed in the URL is labelled non-reference; Settings refuses one out of range', async ({
+    page,
+  }) => {
+    await open(page, 'speed=instant&cap=5');
+    await expect(page.getByText('not the reference s04: a teaching variant')).toBeVisible();
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Settings' });
+    await expect(dialog.getByRole('spinbutton', { name: 'Subagent call cap' })).toHaveValue('5');
+    await dialog.getByRole('spinbutton', { name: 'Subagent call cap' }).fill('500');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText(
+      'Subagent call cap must be a whole number from 1 to 100.',
+    );
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Reference values' }).click();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText('not the reference s04: a teaching variant')).toHaveCount(0);
+  });
+
+  test('recursion at depth 2: the timeline shows the grandchild under the subagent that started it', async ({
+    page,
+  }) => {
+    await open(page, 'speed=instant&depth=2');
+    await runSample(page, PROMPTS.summarisePy);
+    const timeline = page.getByRole('region', { name: 'Workers timeline' });
+    const rows = timeline.getByRole('listitem');
+    await expect(rows.filter({ hasText: 'Subagent 2' })).toHaveCount(1);
+    await expect(
+      rows.filter({ hasText: 'Subagent 2' }).locator('[title="started by Subagent 1"]'),
+    ).toHaveCount(1);
+    // The tree order: the grandchild right under its caller.
+    const names = await rows.locator('.name').allInnerTexts();
+    expect(names.map((n) => n.replace('└ ', '').trim())).toEqual([
+      'Sandbox',
+      'Parent',
+      'Subagent 1',
+      'Subagent 2',
+    ]);
+  });
 });
