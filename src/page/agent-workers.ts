@@ -13,10 +13,11 @@
  */
 import * as Comlink from 'comlink';
 import type { TaskRequest } from '../core/loop';
-import type { AgentId, Message } from '../core/messages';
+import type { AgentId } from '../core/messages';
 import type { WorkerPhase } from '../run/record';
 import {
   checkReady,
+  checkSummary,
   type ParentRunRequest,
   type ParentWorkerApi,
   type SubagentRunRequest,
@@ -26,6 +27,7 @@ import {
 } from '../workers/protocol';
 import ParentWorker from '../workers/parent.ts?worker';
 import SubagentWorker from '../workers/subagent.ts?worker';
+import { eventHost, parentHost } from './agent-hosts';
 import { failureOf } from './worker-failure';
 
 export interface Lifecycle {
@@ -80,20 +82,13 @@ export class AgentWorkers {
     this.#lifecycle('parent', 'created', epochNow());
   }
 
-  /** Runs one prompt in the parent's worker; resolves with its messages, or rejects with why. */
-  async runParent(
-    request: ParentRunRequest,
-    sandbox: MessagePort,
-    handlers: ParentHandlers,
-  ): Promise<Message[]> {
+  /** Runs one prompt in the parent's worker; resolves when it is over, or rejects with why. */
+  async runParent(request: ParentRunRequest, sandbox: MessagePort, handlers: ParentHandlers): Promise<void> {
     this.startParent();
     const { api, failure } = this.#parent!;
-    const host = Comlink.proxy({
-      onEvents: (events: WorkerEvent[]) => handlers.onEvents(events),
-      flush: () => {},
-      runTask: (task: TaskRequest, calledAtEpoch: number) => handlers.runTask(task, calledAtEpoch),
-    });
-    return Promise.race([api.run(request, Comlink.transfer(sandbox, [sandbox]), host), failure]);
+    const host = Comlink.proxy(parentHost(handlers));
+    // Its messages came as events: what the run resolves with is not read.
+    await Promise.race([api.run(request, Comlink.transfer(sandbox, [sandbox]), host), failure]);
   }
 
   /** Starts a fresh worker for one subagent. */
@@ -116,11 +111,9 @@ export class AgentWorkers {
       ready,
       run: (request, sandbox, onEvents) =>
         Promise.race([
-          api.run(
-            request,
-            Comlink.transfer(sandbox, [sandbox]),
-            Comlink.proxy({ onEvents: (events: WorkerEvent[]) => onEvents(events), flush: () => {} }),
-          ),
+          api
+            .run(request, Comlink.transfer(sandbox, [sandbox]), Comlink.proxy(eventHost(onEvents)))
+            .then(checkSummary),
           failure,
         ]),
       terminate: () => {

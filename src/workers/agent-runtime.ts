@@ -8,15 +8,16 @@ import type { AgentId } from '../core/messages';
 import { baseToolHandlers, type ToolHandler } from '../core/tools';
 import type { Sandbox } from '../sandbox/sandbox';
 import { StopCell } from '../sandbox/stop-signal';
-import type { AgentSettings, EventHost, SandboxRemote, WorkerEvent } from './protocol';
+import type { AgentSettings, EventHost, WorkerEvent } from './protocol';
+import { checkedSandbox, type SandboxRemote } from './sandbox-protocol';
 
 /**
  * The shared sandbox, reached over a MessagePort, as the Sandbox interface the tools expect.
  * A tool call's signal reaches the command: by a shared cell the sandbox reads while it is busy
- * running it, and by a cancel message naming the request.
+ * running it, and by a cancel message naming the request. Every answer is checked as it arrives.
  */
 export function remoteSandbox(port: MessagePort, workdir: string): Sandbox {
-  const remote = Comlink.wrap<SandboxRemote>(port);
+  const remote = checkedSandbox(Comlink.wrap<SandboxRemote>(port));
   let ids = 0;
   return {
     kind: 'local',
@@ -26,7 +27,7 @@ export function remoteSandbox(port: MessagePort, workdir: string): Sandbox {
       const stop = signal && StopCell.create();
       const onAbort = () => {
         stop?.raise();
-        void remote.cancel(id).catch(() => {});
+        remote.cancel(id);
       };
       if (signal?.aborted) onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });

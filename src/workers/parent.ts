@@ -5,17 +5,15 @@
 import * as Comlink from 'comlink';
 import { parentLoop } from '../core/loop';
 import { createModel } from '../models';
-import { checkParentRun, checkTask, type ParentHost, type ParentWorkerApi } from './protocol';
+import { checkParentRun, checkSummary, type ParentHost, type ParentWorkerApi } from './protocol';
 import { eventForwarder, toolHandlers } from './agent-runtime';
 
 const api: ParentWorkerApi = {
-  ping: () => self.name,
-
   async run(request, sandbox, host: ParentHost) {
     const { prompt, history, settings } = checkParentRun(request);
     const events = eventForwarder(host);
     try {
-      const result = await parentLoop(prompt, {
+      await parentLoop(prompt, {
         model: await createModel(settings.model),
         modelName: settings.modelName,
         workdir: settings.workdir,
@@ -26,12 +24,11 @@ const api: ParentWorkerApi = {
         runTask: (task) => {
           // The call goes before the queued events: the page starts the subagent's worker first,
           // then renders the parent's task call while that worker loads.
-          const spawned = host.runTask(checkTask(task), performance.timeOrigin + performance.now());
+          const spawned = host.runTask(task, performance.timeOrigin + performance.now());
           events.send();
-          return spawned;
+          return spawned.then(checkSummary);
         },
       });
-      return result.messages;
     } finally {
       await events.flush();
     }
