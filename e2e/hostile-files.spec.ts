@@ -38,9 +38,19 @@ async function call<T>(page: Page, method: string, ...args: unknown[]): Promise<
   );
 }
 
-let requests = 0;
+let execs = 0;
 const exec = (page: Page, command: string) =>
-  call<ExecResult>(page, 'exec', { id: ++requests, command, timeoutMs: 60_000, agent: 'user' });
+  call<ExecResult>(page, 'exec', { id: ++execs, command, timeoutMs: 60_000, agent: 'user' });
+
+/** The sandbox's project directory, as the page shows it once the sandbox is ready. */
+async function workdirOf(page: Page): Promise<string> {
+  const read = () =>
+    page.evaluate(
+      () => (window as unknown as { __s04: { sandbox: { workdir: string } } }).__s04.sandbox.workdir,
+    );
+  await expect.poll(read).not.toBe('');
+  return read();
+}
 
 /** Line `i` (from 1) of the generated text files: 32 bytes, so sizes are exact multiples. */
 const line = (i: number) => `${String(i).padStart(8, '0')} abcdefghijklmnopqrstuv\n`;
@@ -80,7 +90,7 @@ for (const [label, lines] of [
   }) => {
     test.setTimeout(150_000);
     await open(page);
-    const workdir = await call<string>(page, 'workdir');
+    const workdir = await workdirOf(page);
     await writeLines(page, `${workdir}/big.txt`, lines);
 
     const size = lines * 32;
@@ -120,7 +130,7 @@ test('the file viewer shows a 30 MB text file and a binary file without blocking
   test.setTimeout(120_000);
   // sandbox=local: WebContainer's boot, which ends in a timeout here, would be the page's work too.
   await open(page, 'speed=instant&sandbox=local');
-  const workdir = await call<string>(page, 'workdir');
+  const workdir = await workdirOf(page);
   const lines = 960_000; // 30,720,000 bytes
   await writeLines(page, `${workdir}/huge.log`, lines);
   // An ELF header (with NUL bytes), then text: binary by its first bytes.

@@ -79,3 +79,39 @@ export function firstIssue(issues: readonly v.BaseIssue<unknown>[]): string {
   const path = v.getDotPath(issue);
   return path ? `${path}: ${issue.message}` : issue.message;
 }
+
+/** A message from another thread did not have the expected shape. */
+export class ProtocolError extends Error {
+  override name = 'ProtocolError';
+}
+
+/**
+ * `value` as `schema` declares it, or a ProtocolError naming `where` and the first bad field:
+ * what arrives from another thread is checked before anything acts on it.
+ */
+export function checked<const S extends v.GenericSchema>(
+  schema: S,
+  value: unknown,
+  where: string,
+): v.InferOutput<S> {
+  const result = v.safeParse(schema, value, { abortEarly: true });
+  if (!result.success) throw new ProtocolError(`${where}: ${firstIssue(result.issues)}`);
+  return result.output;
+}
+
+/**
+ * For messages nobody answers (a listener's batch): the reason is logged and the message
+ * dropped, so a malformed one is never acted on and never breaks the sender.
+ */
+export function acceptOrWarn<const S extends v.GenericSchema>(
+  schema: S,
+  value: unknown,
+  where: string,
+): v.InferOutput<S> | undefined {
+  try {
+    return checked(schema, value, where);
+  } catch (error) {
+    console.warn(`Ignored a malformed message: ${(error as Error).message}`);
+    return undefined;
+  }
+}

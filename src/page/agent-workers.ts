@@ -15,10 +15,11 @@
  */
 import * as Comlink from 'comlink';
 import type { TaskRequest } from '../core/loop';
-import type { AgentId, Message } from '../core/messages';
+import type { AgentId } from '../core/messages';
 import type { WorkerPhase } from '../run/record';
 import {
   checkReady,
+  checkSummary,
   type ParentRunRequest,
   type ParentWorkerApi,
   type SubagentRunRequest,
@@ -29,6 +30,7 @@ import {
 } from '../workers/protocol';
 import ParentWorker from '../workers/parent.ts?worker';
 import SubagentWorker from '../workers/subagent.ts?worker';
+import { parentHost } from './agent-hosts';
 import { failureOf } from './worker-failure';
 
 export interface Lifecycle {
@@ -50,13 +52,9 @@ export interface SubagentWorker {
   terminate(): void;
 }
 
-/** The page's side of an agent worker's run, as the worker calls it. */
+/** The page's side of an agent worker's run, as the worker calls it: every call checked (agent-hosts.ts). */
 function taskHost(handlers: AgentHandlers): TaskHost {
-  return Comlink.proxy({
-    onEvents: (events: WorkerEvent[]) => handlers.onEvents(events),
-    flush: () => {},
-    runTask: (task: TaskRequest, calledAtEpoch: number) => handlers.runTask(task, calledAtEpoch),
-  });
+  return Comlink.proxy(parentHost(handlers));
 }
 
 const epochNow = () => performance.timeOrigin + performance.now();
@@ -88,18 +86,12 @@ export class AgentWorkers {
     this.#lifecycle('parent', 'created', epochNow());
   }
 
-  /** Runs one prompt in the parent's worker; resolves with its messages, or rejects with why. */
-  async runParent(
-    request: ParentRunRequest,
-    sandbox: MessagePort,
-    handlers: AgentHandlers,
-  ): Promise<Message[]> {
+  /** Runs one prompt in the parent's worker; resolves when it is over, or rejects with why. */
+  async runParent(request: ParentRunRequest, sandbox: MessagePort, handlers: AgentHandlers): Promise<void> {
     this.startParent();
     const { api, failure } = this.#parent!;
-    return Promise.race([
-      api.run(request, Comlink.transfer(sandbox, [sandbox]), taskHost(handlers)),
-      failure,
-    ]);
+    // Its messages came as events: what the run resolves with is not read.
+    await Promise.race([api.run(request, Comlink.transfer(sandbox, [sandbox]), taskHost(handlers)), failure]);
   }
 
   /** Starts a fresh worker for one subagent. */
@@ -121,7 +113,10 @@ export class AgentWorkers {
       id,
       ready,
       run: (request, sandbox, handlers) =>
-        Promise.race([api.run(request, Comlink.transfer(sandbox, [sandbox]), taskHost(handlers)), failure]),
+        Promise.race([
+          api.run(request, Comlink.transfer(sandbox, [sandbox]), taskHost(handlers)).then(checkSummary),
+          failure,
+        ]),
       terminate: () => {
         if (terminated) return;
         terminated = true;

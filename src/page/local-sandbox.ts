@@ -7,10 +7,10 @@
  */
 import * as Comlink from 'comlink';
 import type { RuntimeProgress } from '../sandbox/runtimes';
-import type { FileChange, FileSlice } from '../sandbox/sandbox';
+import type { FileChange, FileEntry, FileSlice } from '../sandbox/sandbox';
 import type { SampleName } from '../sandbox/samples';
 import { StopCell } from '../sandbox/stop-signal';
-import type { SandboxWorkerApi } from '../workers/protocol';
+import { checkedListeners, sandboxAnswers, type SandboxWorkerApi } from '../workers/sandbox-protocol';
 import type { SandboxConnection } from '../workers/sandbox-service';
 import SandboxWorker from '../workers/sandbox.ts?worker';
 import type { SandboxHost } from './sandbox-host';
@@ -31,7 +31,10 @@ export class LocalSandboxHost implements SandboxHost {
   ) {
     this.worker = worker ?? new SandboxWorker({ name: 'sandbox' });
     this.api = Comlink.wrap<SandboxWorkerApi>(this.worker);
-    this.ready = Promise.race([this.api.boot(sample), failureOf(this.worker, 'sandbox')]);
+    this.ready = Promise.race([
+      this.api.boot(sample).then(sandboxAnswers.boot),
+      failureOf(this.worker, 'sandbox'),
+    ]);
     this.ready.catch(() => {}); // reported by whoever awaits it
   }
 
@@ -58,23 +61,23 @@ export class LocalSandboxHost implements SandboxHost {
   }
 
   async watch(listener: (changes: FileChange[]) => void): Promise<void> {
-    await this.api.watch(Comlink.proxy(listener));
+    await this.api.watch(Comlink.proxy(checkedListeners({ changes: listener }).changes));
   }
 
   async watchRuntimes(listener: (progress: RuntimeProgress) => void): Promise<void> {
-    await this.api.watchRuntimes(Comlink.proxy(listener));
+    await this.api.watchRuntimes(Comlink.proxy(checkedListeners({ progress: listener }).progress));
   }
 
-  list() {
-    return this.api.list();
+  list(): Promise<FileEntry[]> {
+    return this.api.list().then(sandboxAnswers.list);
   }
 
   readFile(path: string): Promise<string> {
-    return this.api.readFile(path);
+    return this.api.readFile(path).then(sandboxAnswers.readFile);
   }
 
   readBytes(path: string, offset: number, length: number): Promise<FileSlice> {
-    return this.api.readBytes(path, offset, length);
+    return this.api.readBytes(path, offset, length).then(sandboxAnswers.readBytes);
   }
 
   dispose(): void {

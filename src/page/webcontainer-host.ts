@@ -19,10 +19,15 @@ import * as Comlink from 'comlink';
 import type { FileChange, FileEntry, FileSlice } from '../sandbox/sandbox';
 import type { WebContainerSandbox } from '../sandbox/webcontainer';
 import { bootWebContainer, DEFAULT_BOOT_TIMEOUT_MS } from '../sandbox/webcontainer-boot';
-import type { ShellOutcome, ShellRunner } from '../sandbox/webcontainer-shell';
+import type { ShellRunner } from '../sandbox/webcontainer-shell';
+import {
+  checkedShellHost,
+  checkShellOutcome,
+  type ShellOutcome,
+  type ShellWorkerApi,
+} from '../sandbox/shell-protocol';
 import type { SampleName } from '../sandbox/samples';
 import { serveSandbox, type SandboxConnection } from '../workers/sandbox-service';
-import type { ShellWorkerApi } from '../workers/webcontainer-shell';
 import ShellWorker from '../workers/webcontainer-shell.ts?worker';
 import type { SandboxHost } from './sandbox-host';
 
@@ -76,7 +81,8 @@ export function workerShell(): ShellRunner {
       let reusable = false;
       try {
         const outcome: ShellOutcome | 'hung' | 'stopped' = await Promise.race([
-          shell.api.run(id, request, Comlink.proxy(host)),
+          // The worker's calls on the host, and its outcome, are checked as they arrive here.
+          shell.api.run(id, request, Comlink.proxy(checkedShellHost(host))).then(checkShellOutcome),
           hung,
           stopped,
         ]);

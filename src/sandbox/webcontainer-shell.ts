@@ -16,9 +16,25 @@
 import { Bash, defineCommand, type IFileSystem } from 'just-bash';
 import { normalize } from './paths';
 import { SHELL_COMMANDS, normalizeGrepArgs, normalizeXargsArgs } from './shell-args';
+import {
+  FS_METHODS,
+  SPAWNED_COMMANDS,
+  type FsMethod,
+  type FsReply,
+  type ShellHost,
+  type ShellOutcome,
+  type ShellRequest,
+} from './shell-protocol';
 
-/** Programs handed to WebContainer instead of just-bash. */
-export const SPAWNED_COMMANDS = ['node', 'npm', 'npx', 'python3', 'jsh'] as const;
+export {
+  FS_METHODS,
+  SPAWNED_COMMANDS,
+  type FsMethod,
+  type FsReply,
+  type ShellHost,
+  type ShellOutcome,
+  type ShellRequest,
+};
 
 const EXECUTION_LIMITS = {
   maxCommandCount: 1e12,
@@ -26,67 +42,6 @@ const EXECUTION_LIMITS = {
   maxWorkUnits: 1e12,
   maxOutputSize: 512 * 1024 * 1024,
 };
-
-/** One command to run. */
-export interface ShellRequest {
-  command: string;
-  cwd: string;
-  home: string;
-  timeoutMs: number;
-}
-
-export interface ShellOutcome {
-  stdout: string;
-  stderr: string;
-  exitCode: number;
-}
-
-/** The IFileSystem methods the shell calls on the main thread's filesystem. */
-export const FS_METHODS = [
-  'readFile',
-  'readFileBytes',
-  'readFileBuffer',
-  'writeFile',
-  'appendFile',
-  'exists',
-  'stat',
-  'lstat',
-  'mkdir',
-  'readdir',
-  'readdirWithFileTypes',
-  'rm',
-  'cp',
-  'mv',
-  'chmod',
-  'symlink',
-  'link',
-  'readlink',
-  'realpath',
-  'utimes',
-] as const;
-export type FsMethod = (typeof FS_METHODS)[number];
-
-/** A filesystem call's result; an error keeps its `code` (ENOENT…), which a thrown one would lose in transit. */
-export type FsReply = { ok: true; value: unknown } | { ok: false; message: string; code?: string };
-
-/** What the main thread offers one exec's shell. */
-export interface ShellHost {
-  fs(method: FsMethod, args: unknown[]): Promise<FsReply>;
-  /**
-   * What the filesystem offers, read up front: the methods it has (just-bash checks for the
-   * optional ones) and the paths it lists itself (getAllPaths is synchronous).
-   */
-  describeFs(): Promise<{ methods: FsMethod[]; paths: string[] }>;
-  /** Runs a program in WebContainer; `id` names it for `cancel`. */
-  spawn(
-    id: number,
-    name: string,
-    args: string[],
-    cwd: string,
-    env: Record<string, string>,
-  ): Promise<ShellOutcome>;
-  cancel(id: number): void;
-}
 
 /** Runs commands for the WebContainer backend: in a worker in the browser, in-process in tests. */
 export interface ShellRunner {

@@ -10,21 +10,21 @@ import type { Sandbox } from '../sandbox/sandbox';
 import { StopCell } from '../sandbox/stop-signal';
 import type { RunTask } from '../core/loop';
 import {
-  checkTask,
+  checkSummary,
   type AgentSettings,
   type EventHost,
-  type SandboxRemote,
   type TaskHost,
   type WorkerEvent,
 } from './protocol';
+import { checkedSandbox, type SandboxRemote } from './sandbox-protocol';
 
 /**
  * The shared sandbox, reached over a MessagePort, as the Sandbox interface the tools expect.
  * A tool call's signal reaches the command: by a shared cell the sandbox reads while it is busy
- * running it, and by a cancel message naming the request.
+ * running it, and by a cancel message naming the request. Every answer is checked as it arrives.
  */
 export function remoteSandbox(port: MessagePort, workdir: string): Sandbox {
-  const remote = Comlink.wrap<SandboxRemote>(port);
+  const remote = checkedSandbox(Comlink.wrap<SandboxRemote>(port));
   let ids = 0;
   return {
     kind: 'local',
@@ -34,7 +34,7 @@ export function remoteSandbox(port: MessagePort, workdir: string): Sandbox {
       const stop = signal && StopCell.create();
       const onAbort = () => {
         stop?.raise();
-        void remote.cancel(id).catch(() => {});
+        remote.cancel(id);
       };
       if (signal?.aborted) onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -111,9 +111,10 @@ export function eventForwarder(host: Comlink.Remote<EventHost> | EventHost): Eve
  */
 export function taskRunner(host: Comlink.Remote<TaskHost> | TaskHost, events: EventForwarder): RunTask {
   return (task) => {
-    const spawned = host.runTask(checkTask(task), performance.timeOrigin + performance.now());
+    // Checked where it arrives: on the page (src/page/agent-hosts.ts).
+    const spawned = host.runTask(task, performance.timeOrigin + performance.now());
     events.send();
-    return spawned;
+    return spawned.then(checkSummary);
   };
 }
 

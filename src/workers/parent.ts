@@ -9,13 +9,11 @@ import { checkParentRun, type ParentHost, type ParentWorkerApi } from './protoco
 import { eventForwarder, taskRunner, toolHandlers } from './agent-runtime';
 
 const api: ParentWorkerApi = {
-  ping: () => self.name,
-
   async run(request, sandbox, host: ParentHost) {
     const { prompt, history, settings } = checkParentRun(request);
     const events = eventForwarder(host);
     try {
-      const result = await parentLoop(prompt, {
+      await parentLoop(prompt, {
         model: await createModel(settings.model),
         modelName: settings.modelName,
         workdir: settings.workdir,
@@ -27,7 +25,6 @@ const api: ParentWorkerApi = {
         onEvent: events.onEvent,
         runTask: taskRunner(host, events),
       });
-      return result.messages;
     } finally {
       await events.flush();
     }

@@ -9,7 +9,7 @@
  *                                        │                           then the page terminates it
  *                                        └──runTask(task)──► page   (only when subagents may
  *                                                                    delegate: a worker per level)
- *   every agent worker ──MessagePort──► sandbox (one shared filesystem)
+ *   every agent worker ──MessagePort──► sandbox (one shared filesystem; sandbox-protocol.ts)
  *
  * Everything that arrives from another thread is checked here before it is used.
  */
@@ -23,10 +23,10 @@ import {
   type ContextMode,
   type LoopLimits,
 } from '../core/variants.ts';
-import type { RuntimeProgress } from '../sandbox/runtimes';
-import type { ExecResult, FileChange, FileEntry, FileSlice } from '../sandbox/sandbox';
+import { ProtocolError } from '../core/schema';
 import type { ModelConfig } from '../models/config';
-import type { SampleName } from '../sandbox/samples';
+
+export { ProtocolError };
 
 export interface AgentSettings {
   model: ModelConfig;
@@ -89,8 +89,8 @@ export interface SubagentRunRequest {
 }
 
 export interface ParentWorkerApi {
-  ping(): string;
-  run(request: ParentRunRequest, sandbox: MessagePort, host: ParentHost): Promise<Message[]>;
+  /** Resolves when the run is over: its messages reached the page as events already. */
+  run(request: ParentRunRequest, sandbox: MessagePort, host: ParentHost): Promise<void>;
 }
 
 /** A subagent worker's answer once it can take its run: its name, and when (its own clock). */
@@ -102,76 +102,6 @@ export interface WorkerReady {
 export interface SubagentWorkerApi {
   ready(): WorkerReady;
   run(request: SubagentRunRequest, sandbox: MessagePort, host: TaskHost): Promise<string>;
-}
-
-/** One command, as an agent worker asks the sandbox to run it. */
-export interface ExecRequest {
-  /** Unique on its port: `cancel(id)` names it. */
-  id: number;
-  command: string;
-  timeoutMs: number;
-  agent: AgentId;
-  /**
-   * Shared memory the caller raises to stop the command (see src/sandbox/stop-signal.ts): the
-   * cancel message alone waits until the sandbox's thread is free, which a runaway loop never is.
-   */
-  stop?: Int32Array;
-}
-
-/** What agents may do to the shared sandbox from another thread. */
-export interface SandboxRemote {
-  workdir(): string;
-  exec(request: ExecRequest): Promise<ExecResult>;
-  /** Stops the command of request `id`, if it is still running; it then answers with exit code 130. */
-  cancel(id: number): void;
-  readFile(path: string): Promise<string>;
-  writeFile(path: string, content: string, agent: AgentId): Promise<void>;
-  exists(path: string): Promise<boolean>;
-  list(): Promise<FileEntry[]>;
-}
-
-/**
- * The message the page's first inline script posts to the sandbox worker right after creating it
- * (build/early-sandbox.ts), with the page's query string: the worker then mounts that page's
- * sample on its own, without waiting for the app's bundle to call `boot`.
- */
-export const EARLY_BOOT_MESSAGE = 's04:early-boot';
-
-export interface EarlyBoot {
-  type: typeof EARLY_BOOT_MESSAGE;
-  /** The page's `location.search`. */
-  search: string;
-}
-
-export function isEarlyBoot(value: unknown): value is EarlyBoot {
-  return isRecord(value) && value.type === EARLY_BOOT_MESSAGE && typeof value.search === 'string';
-}
-
-export interface SandboxWorkerApi extends SandboxRemote {
-  /**
-   * Mounts the sample project (replacing any files) and resolves when tools can run. The first
-   * call takes over a boot of the same sample that the worker started on its own (see
-   * build/early-sandbox.ts).
-   */
-  boot(sample: SampleName): Promise<{ workdir: string; readyAtEpoch?: number }>;
-  /**
-   * Serves the sandbox on another port (one per agent worker). `stop`, raised by the page, stops
-   * every command of this connection even while the sandbox's thread is busy running one.
-   */
-  connect(port: MessagePort, id: number, stop?: Int32Array): void;
-  /** Stops the connection's commands still running and closes its port (the agent is gone). */
-  disconnect(id: number): void;
-  /** Sends every file change, in batches. */
-  watch(listener: (changes: FileChange[]) => void): void;
-  /** Part of a file and its size, for the page's file viewer (not for agents: they read text). */
-  readBytes(path: string, offset: number, length: number): Promise<FileSlice>;
-  /** Sends the first-use loading of node (QuickJS) and python3 (Pyodide), for the screen. */
-  watchRuntimes(listener: (progress: RuntimeProgress) => void): void;
-}
-
-/** A message from another thread did not have the expected shape. */
-export class ProtocolError extends Error {
-  override name = 'ProtocolError';
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -313,26 +243,6 @@ export function checkReady(value: unknown): WorkerReady {
   return { name: expectString(value, 'name', 'ready'), readyAtEpoch };
 }
 
-/** Checks an exec request as it arrives in the sandbox; a bad one fails the call, not the sandbox. */
-export function checkExecRequest(value: unknown): ExecRequest {
-  if (!isRecord(value)) throw new ProtocolError('exec: expected an object');
-  if (typeof value.id !== 'number' || !Number.isSafeInteger(value.id))
-    throw new ProtocolError("exec: 'id' must be an integer");
-  if (typeof value.timeoutMs !== 'number' || !(value.timeoutMs > 0))
-    throw new ProtocolError("exec: 'timeoutMs' must be a positive number");
-  const stop = value.stop;
-  const shared = typeof SharedArrayBuffer === 'function' && stop instanceof Int32Array;
-  if (stop !== undefined && !(shared && stop.buffer instanceof SharedArrayBuffer && stop.length >= 1))
-    throw new ProtocolError("exec: 'stop' must be an Int32Array over shared memory");
-  return {
-    id: value.id,
-    command: expectString(value, 'command', 'exec'),
-    timeoutMs: value.timeoutMs,
-    agent: expectString(value, 'agent', 'exec'),
-    stop,
-  };
-}
-
 /** Checks a task request as it arrives on the page from the parent worker. */
 export function checkTask(value: unknown): TaskRequest {
   if (!isRecord(value)) throw new ProtocolError('task: expected an object');
@@ -342,4 +252,23 @@ export function checkTask(value: unknown): TaskRequest {
     description: expectString(value, 'description', 'task'),
     ...(value.forkFrom === undefined ? {} : { forkFrom: checkMessages(value.forkFrom, 'forkFrom', 'task') }),
   };
+}
+
+/** Checks a subagent's summary where it arrives: on the page from its worker, in the parent from the page. */
+export function checkSummary(value: unknown): string {
+  if (typeof value !== 'string') throw new ProtocolError('summary: expected a string');
+  return value;
+}
+
+/** Checks a batch of events whole, before any of it is recorded. */
+export function checkEvents(value: unknown): WorkerEvent[] {
+  if (!Array.isArray(value)) throw new ProtocolError('events: expected an array of events');
+  return value.map(checkEvent);
+}
+
+/** Checks a time measured in another thread (epoch milliseconds). */
+export function checkEpoch(value: unknown, where: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw new ProtocolError(`${where}: expected a finite number of epoch milliseconds`);
+  return value;
 }

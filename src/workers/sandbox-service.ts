@@ -13,7 +13,7 @@
 import * as Comlink from 'comlink';
 import type { Sandbox } from '../sandbox/sandbox';
 import { StopCell, watchedSignal } from '../sandbox/stop-signal';
-import { checkExecRequest, type SandboxRemote } from './protocol';
+import { servedSandbox, type SandboxRemote } from './sandbox-protocol';
 
 export interface SandboxConnection {
   /** Stops the commands still running on this port and closes it. */
@@ -23,7 +23,8 @@ export interface SandboxConnection {
 /** Serves `sandbox()` on `port`; `stop` is the page's cell for this connection, when shared memory exists. */
 export function serveSandbox(sandbox: () => Sandbox, port: MessagePort, stop?: StopCell): SandboxConnection {
   const served = sandboxRemote(sandbox, stop);
-  Comlink.expose(served.remote, port);
+  // What the agent worker sends is checked before the sandbox acts on it (sandbox-protocol.ts).
+  Comlink.expose(servedSandbox(served.remote), port);
   return {
     close() {
       served.close();
@@ -40,9 +41,7 @@ export function sandboxRemote(
   const running = new Map<number, AbortController>();
   const closed = new AbortController();
   const remote: SandboxRemote = {
-    workdir: () => sandbox().workdir,
-    async exec(raw) {
-      const request = checkExecRequest(raw);
+    async exec(request) {
       const cancel = new AbortController();
       running.get(request.id)?.abort();
       running.set(request.id, cancel);

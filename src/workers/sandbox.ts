@@ -12,7 +12,7 @@ import { loadSample } from '../sandbox/samples';
 import { readUrlSettings } from '../settings/url-settings';
 import type { SampleName } from '../sandbox/samples';
 import { StopCell } from '../sandbox/stop-signal';
-import { isEarlyBoot, type SandboxWorkerApi } from './protocol';
+import { isEarlyBoot, servedSandboxWorker } from './sandbox-protocol';
 import { sandboxRemote, serveSandbox, type SandboxConnection } from './sandbox-service';
 
 // On the worker's own timeline: one entry per evaluation of this module, so a second copy of it
@@ -84,7 +84,8 @@ function onEarlyBoot(event: MessageEvent): void {
 }
 self.addEventListener('message', onEarlyBoot);
 
-const api: SandboxWorkerApi = {
+// What the page sends is checked before it is acted on (sandbox-protocol.ts).
+const api = servedSandboxWorker({
   ...sandboxRemote(ready).remote,
 
   async boot(sample: SampleName) {
@@ -118,6 +119,6 @@ const api: SandboxWorkerApi = {
     const slice = await ready().readBytes(path, offset, length);
     return Comlink.transfer(slice, [slice.bytes.buffer]);
   },
-};
+});
 
 Comlink.expose(api);

@@ -7,16 +7,8 @@
  * talk to anyone. Comlink answers the sandbox worker through the functions taken here, first.
  */
 import * as Comlink from 'comlink';
-import { PythonEngine, type EngineProgress, type PythonRunRequest, type PythonRunResult } from './pyodide';
-
-export interface PythonWorkerApi {
-  load(
-    indexURL: string,
-    interrupt: Int32Array | undefined,
-    onProgress: (progress: EngineProgress) => void,
-  ): Promise<void>;
-  run(request: PythonRunRequest): PythonRunResult;
-}
+import { PythonEngine, type EngineProgress } from './pyodide';
+import { servedPythonWorker } from './python-protocol';
 
 /** How often download progress is reported at most. */
 const PROGRESS_EVERY_MS = 100;
@@ -67,7 +59,8 @@ function countDownloads(report: (progress: EngineProgress) => void): () => void 
   };
 }
 
-const api: PythonWorkerApi = {
+// What the sandbox worker sends is checked before it is acted on (python-protocol.ts).
+const api = servedPythonWorker({
   async load(indexURL, interrupt, onProgress) {
     if (!loading) {
       const restore = countDownloads((progress) => onProgress(progress));
@@ -87,7 +80,7 @@ const api: PythonWorkerApi = {
     if (!engine) throw new Error('Pyodide is not loaded');
     return engine.run(request);
   },
-};
+});
 
 /** Our one channel, kept before the scope loses postMessage; bound, so scripts cannot reach it. */
 const channel: Comlink.Endpoint = {

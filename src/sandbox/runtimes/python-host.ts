@@ -14,7 +14,7 @@
  */
 import * as Comlink from 'comlink';
 import type { EngineProgress, PythonRunRequest, PythonRunResult } from './pyodide';
-import type { PythonWorkerApi } from './pyodide.worker';
+import { acceptEngineProgress, checkPythonResult, type PythonWorkerApi } from './python-protocol';
 
 export interface PythonRunLimits {
   /** Date.now() at which the script is interrupted. */
@@ -85,7 +85,14 @@ export class WorkerPythonHost implements PythonHost {
       });
       const abandoned = new Promise<never>((_, reject) => (this.#abandon = reject));
       this.#loading = Promise.race([
-        api.load(pyodideIndexURL(), this.#interrupt, Comlink.proxy(onProgress)),
+        api.load(
+          pyodideIndexURL(),
+          this.#interrupt,
+          Comlink.proxy((raw: unknown) => {
+            const progress = acceptEngineProgress(raw);
+            if (progress) onProgress(progress);
+          }),
+        ),
         failed,
         abandoned,
       ]);
@@ -149,7 +156,7 @@ export class WorkerPythonHost implements PythonHost {
     const onAbort = () => stop(false);
     limits.signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const outcome = await Promise.race([api.run(request), killed]);
+      const outcome = await Promise.race([api.run(request).then(checkPythonResult), killed]);
       if (outcome === 'killed') {
         if (!timedOut) return notRun(false);
         const note = 'python3: the script did not stop when interrupted; its interpreter was restarted\n';
