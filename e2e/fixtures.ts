@@ -146,3 +146,32 @@ export async function runSample(page: Page, prompt: string): Promise<void> {
   await page.getByRole('button', { name: prompt, exact: true }).click();
   await expect(status(page)).toHaveText(/^Finished/, { timeout: 20_000 });
 }
+
+/**
+ * Calls a method of a worker's Comlink API the way Comlink does (the worker kept on `window` under
+ * `global`): the tests drive the sandbox worker directly to set up files and run commands.
+ */
+export async function callWorker<T>(
+  page: Page,
+  global: string,
+  method: string,
+  ...args: unknown[]
+): Promise<T> {
+  return page.evaluate(
+    ({ global, method, args }) =>
+      new Promise<T>((resolve, reject) => {
+        const worker = (window as unknown as Record<string, Worker>)[global];
+        const id = crypto.randomUUID();
+        const onMessage = (event: MessageEvent) => {
+          if (event.data?.id !== id) return;
+          worker.removeEventListener('message', onMessage);
+          if (event.data.type === 'HANDLER') reject(new Error(event.data.value?.value?.message ?? 'thrown'));
+          else resolve(event.data.value as T);
+        };
+        worker.addEventListener('message', onMessage);
+        const argumentList = args.map((value) => ({ type: 'RAW', value }));
+        worker.postMessage({ id, type: 'APPLY', path: [method], argumentList });
+      }),
+    { global, method, args },
+  );
+}

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { expect, open, test } from './fixtures';
+import { expect, open, test, callWorker } from './fixtures';
 
 /**
  * Large and binary files, in the browser: the shell must read them whole and exactly (just-bash's
@@ -18,25 +18,8 @@ interface ExecResult {
 }
 
 /** Calls a method of the page's sandbox worker (started by the page's first script). */
-async function call<T>(page: Page, method: string, ...args: unknown[]): Promise<T> {
-  return page.evaluate(
-    ({ method, args }) =>
-      new Promise<T>((resolve, reject) => {
-        const worker = (window as unknown as { __s04EarlySandbox: Worker }).__s04EarlySandbox;
-        const id = crypto.randomUUID();
-        const onMessage = (event: MessageEvent) => {
-          if (event.data?.id !== id) return;
-          worker.removeEventListener('message', onMessage);
-          if (event.data.type === 'HANDLER') reject(new Error(event.data.value?.value?.message ?? 'thrown'));
-          else resolve(event.data.value as T);
-        };
-        worker.addEventListener('message', onMessage);
-        const argumentList = args.map((value) => ({ type: 'RAW', value }));
-        worker.postMessage({ id, type: 'APPLY', path: [method], argumentList });
-      }),
-    { method, args },
-  );
-}
+const call = <T>(page: Page, method: string, ...args: unknown[]) =>
+  callWorker<T>(page, '__s04EarlySandbox', method, ...args);
 
 let execs = 0;
 const exec = (page: Page, command: string) =>

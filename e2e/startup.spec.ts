@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { PROMPTS, expect, open, runSample, test } from './fixtures';
+import { PROMPTS, expect, open, runSample, test, callWorker } from './fixtures';
 
 /**
  * Start-up of the offline sandbox, and its shell as the browser gets it: just-bash's code-split
@@ -25,25 +25,8 @@ async function startProbe(page: Page, search?: string): Promise<void> {
 }
 
 /** Calls a method of the probe's sandbox API, as Comlink would. */
-async function call<T>(page: Page, method: string, ...args: unknown[]): Promise<T> {
-  return page.evaluate(
-    ({ method, args }) =>
-      new Promise<T>((resolve, reject) => {
-        const worker = (window as unknown as { probe: Worker }).probe;
-        const id = crypto.randomUUID();
-        const onMessage = (event: MessageEvent) => {
-          if (event.data?.id !== id) return;
-          worker.removeEventListener('message', onMessage);
-          if (event.data.type === 'HANDLER') reject(new Error(event.data.value?.value?.message ?? 'thrown'));
-          else resolve(event.data.value as T);
-        };
-        worker.addEventListener('message', onMessage);
-        const argumentList = args.map((value) => ({ type: 'RAW', value }));
-        worker.postMessage({ id, type: 'APPLY', path: [method], argumentList });
-      }),
-    { method, args },
-  );
-}
+const call = <T>(page: Page, method: string, ...args: unknown[]) =>
+  callWorker<T>(page, 'probe', method, ...args);
 
 /** The probe's files, once it has mounted a sample (it answers "not booted" until then). */
 async function mountedFiles(page: Page): Promise<string[]> {
