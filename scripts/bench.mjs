@@ -346,7 +346,7 @@ const results = {};
           check();
         });
         // The sandbox's own thread answering again: it was looping until Stop reached it.
-        await window.__s04.readFile(`${window.__s04.workdir}/README.md`);
+        await window.__s04.readFile(`${window.__s04.sandbox.workdir}/README.md`);
         return { stopped: stoppedAt - start, free: performance.now() - start };
       });
       figures.stopToStoppedMs.push(stop.stopped);

@@ -116,6 +116,11 @@ export class Playground {
   step = $state<number | null>(null);
   /** How many steps the shown record has. */
   steps = $state(0);
+  /**
+   * Bumped at most once a frame while a live record grows: the charts and totals read the whole
+   * record, so they follow it a frame at a time rather than after every batch of events.
+   */
+  measured = $state(0);
   /** A message for the user about their input (e.g. an empty prompt, a file that cannot be opened). */
   notice = $state.raw<Sentence | null>(null);
   /** The Settings dialog's values (see model-settings.ts for where each one is kept). */
@@ -150,7 +155,7 @@ export class Playground {
   running = $derived(this.live.status.kind === 'running');
   /** Every model call of the shown record with its context (the chart, the per-agent totals). */
   calls = $derived.by(() => {
-    void this.steps; // a live record grows in place
+    void this.measured; // a live record grows in place
     const record = this.record;
     return record ? modelCalls(record) : { calls: [], tasks: [] };
   });
@@ -417,6 +422,18 @@ export class Playground {
     if (!run) return;
     this.live = run.view;
     this.steps = this.opened ? this.steps : (this.#replay?.steps ?? 0);
+    this.#measureSoon();
+  }
+
+  #measuring = false;
+
+  #measureSoon(): void {
+    if (this.#measuring) return;
+    this.#measuring = true;
+    requestAnimationFrame(() => {
+      this.#measuring = false;
+      this.measured++;
+    });
   }
 
   /** A new record for the conversation, when its first prompt is run. */

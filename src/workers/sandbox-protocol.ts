@@ -14,7 +14,7 @@
  * is dropped with a warning. Nothing malformed is acted on.
  */
 import * as v from 'valibot';
-import { acceptOrWarn, checked, ProtocolError } from '../core/schema';
+import { acceptOrWarn, checked, ProtocolError } from '../core/schema.ts';
 import type { AgentId } from '../core/messages';
 import type { RuntimeProgress } from '../sandbox/runtimes';
 import type { ExecResult, FileChange, FileEntry, FileSlice } from '../sandbox/sandbox';
