@@ -2,7 +2,14 @@
  * The run being recorded: its record grows by appending, and its view follows event by event.
  * No DOM and no Svelte: the page wraps it (src/ui/playground.svelte.ts), tests drive it directly.
  */
-import { newRecord, type RecordEvent, type RunEvent, type RunRecord, type RunSettings } from './record';
+import {
+  newRecord,
+  recordable,
+  type RecordEvent,
+  type RunEvent,
+  type RunRecord,
+  type RunSettings,
+} from './record';
 import { EMPTY_VIEW, reduce, type RunView } from './reduce';
 
 export class LiveRun {
@@ -39,7 +46,7 @@ export class LiveRun {
     const events = this.record.events;
     // Time never runs backwards in a record, even for an event stamped by another thread.
     const t = Math.max(this.time(at), events.length ? events[events.length - 1].t : 0);
-    events.push({ ...event, t } as RecordEvent);
+    events.push({ ...recordable(event), t } as RecordEvent);
     this.#view = reduce(this.#view, event);
     return this.#view;
   }

@@ -90,6 +90,19 @@ export interface RunRecord {
 export type RecordOrigin =
   { kind: 'live' } | { kind: 'history' } | { kind: 'file'; name: string } | { kind: 'example'; name: string };
 
+/**
+ * A `tool_end` keeps the first TOOL_END_PREVIEW characters of its output in the record, as the
+ * reference's console line does: the whole output is in the `tool_result` the loop appends right
+ * after, and keeping it twice made records (exports, History) twice as large.
+ */
+export const TOOL_END_PREVIEW = 200;
+
+/** An event as it is kept in a record (see TOOL_END_PREVIEW). */
+export function recordable(event: RunEvent): RunEvent {
+  if (event.type !== 'tool_end' || event.output.length <= TOOL_END_PREVIEW) return event;
+  return { ...event, output: event.output.slice(0, TOOL_END_PREVIEW) };
+}
+
 /** Events that are a step of the step-through: all but streamed deltas. */
 export function isStep(event: RunEvent): boolean {
   return event.type !== 'stream';

@@ -157,3 +157,21 @@ describe('the run as a record: reduce(view, event)', () => {
     expect(run.view.parent.messages).toHaveLength(4);
   });
 });
+
+describe('what a record keeps', () => {
+  it("keeps a tool_end's output as a preview: the whole output is in the tool_result", () => {
+    const run = new LiveRun('r3', 'go', settings, clock);
+    const output = 'x'.repeat(10_000);
+    run.append({ type: 'tool_end', agent: 'parent', id: 't1', name: 'bash', output, durationMs: 1 });
+    run.append({
+      type: 'message',
+      agent: 'parent',
+      index: 0,
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: output }] },
+    });
+    const [end, message] = run.record.events;
+    expect(end).toMatchObject({ type: 'tool_end', output: 'x'.repeat(200) });
+    expect(JSON.stringify(message)).toContain(output);
+    expect(JSON.stringify(run.record).length).toBeLessThan(11_000);
+  });
+});
