@@ -198,7 +198,8 @@ const results = {};
         agent: 'parent',
         id,
         name: 'bash',
-        output,
+        // As the playground records it: a preview; the whole output is in the tool_result.
+        output: output.slice(0, 200),
         durationMs: 1,
       });
       events.push({ t, type: 'log', agent: 'parent', line: '  ' + output.slice(0, 200) });
