@@ -115,3 +115,15 @@ export function acceptOrWarn<const S extends v.GenericSchema>(
     return undefined;
   }
 }
+
+/** A plain object (not null, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A record's string field, or a ProtocolError naming it. */
+export function expectString(record: Record<string, unknown>, field: string, where: string): string {
+  const value = record[field];
+  if (typeof value !== 'string') throw new ProtocolError(`${where}: '${field}' must be a string`);
+  return value;
+}

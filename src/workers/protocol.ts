@@ -23,7 +23,7 @@ import {
   type ContextMode,
   type LoopLimits,
 } from '../core/variants.ts';
-import { ProtocolError } from '../core/schema';
+import { expectString, isRecord, ProtocolError } from '../core/schema';
 import type { ModelConfig } from '../models/config';
 
 export { ProtocolError };
@@ -102,16 +102,6 @@ export interface WorkerReady {
 export interface SubagentWorkerApi {
   ready(): WorkerReady;
   run(request: SubagentRunRequest, sandbox: MessagePort, host: TaskHost): Promise<string>;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function expectString(record: Record<string, unknown>, field: string, where: string): string {
-  const value = record[field];
-  if (typeof value !== 'string') throw new ProtocolError(`${where}: '${field}' must be a string`);
-  return value;
 }
 
 /** Checks settings that arrive in a worker. */

@@ -14,7 +14,7 @@
  * is dropped with a warning. Nothing malformed is acted on.
  */
 import * as v from 'valibot';
-import { acceptOrWarn, checked, ProtocolError } from '../core/schema.ts';
+import { acceptOrWarn, checked, expectString, isRecord, ProtocolError } from '../core/schema.ts';
 import type { AgentId } from '../core/messages';
 import type { RuntimeProgress } from '../sandbox/runtimes';
 import type { ExecResult, FileChange, FileEntry, FileSlice } from '../sandbox/sandbox';
@@ -142,16 +142,6 @@ const FileSliceSchema = v.object({ size: count, bytes: v.instance(Uint8Array) })
 const BootedSchema = v.object({ workdir: path, readyAtEpoch: v.optional(v.pipe(v.number(), v.finite())) });
 
 // ---- checks where the sandbox serves ---------------------------------------------------------
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function expectString(record: Record<string, unknown>, field: string, where: string): string {
-  const value = record[field];
-  if (typeof value !== 'string') throw new ProtocolError(`${where}: '${field}' must be a string`);
-  return value;
-}
 
 // Hand-written rather than a schema: every command an agent runs goes through it.
 /** Checks an exec request as it arrives in the sandbox; a bad one fails the call, not the sandbox. */
