@@ -22,8 +22,10 @@ function parentContext(record: {
   return last;
 }
 
-for (const prompt of [PROMPTS.framework, PROMPTS.summarisePy]) {
+for (const prompt of [PROMPTS.framework, PROMPTS.summarisePy, PROMPTS.module]) {
   test(`Compare shows the saving of isolation the records give: ${prompt}`, async ({ page }) => {
+    // Prompt 3 waits for Pyodide in its first python3 run.
+    if (prompt === PROMPTS.module) test.setTimeout(60_000);
     await open(page);
     await page.getByRole('textbox', { name: 'Prompt' }).fill(prompt);
     await page.getByRole('button', { name: 'Compare' }).click();
@@ -53,6 +55,23 @@ for (const prompt of [PROMPTS.framework, PROMPTS.summarisePy]) {
       r.record.events.filter((e) => e.type === 'spawn').length;
     expect(spawns(records[0])).toBe(0);
     expect(spawns(records[1])).toBeGreaterThan(0);
+    if (prompt === PROMPTS.module) {
+      // Prompt 3 verifies the new module with python3 in both runs; each run has its own fresh
+      // copy of the project, so both verifications print the same.
+      type Event = { type: string; id?: string; input?: unknown; output?: string };
+      const verified = records.map(({ record }) => {
+        const events = (record as { events: Event[] }).events;
+        const ids = events
+          .filter((e) => e.type === 'tool_start' && JSON.stringify(e.input).includes('python3'))
+          .map((e) => e.id);
+        return events
+          .filter((e) => e.type === 'tool_end' && ids.includes(e.id))
+          .map((e) => e.output!.replace(/^\[python3: loading Pyodide.*\]\n/m, ''));
+      });
+      expect(verified[0].length).toBeGreaterThan(0);
+      expect(verified[1]).toEqual(verified[0]);
+      expect(verified[0].at(-1)).toMatch(/passed\nexit code: 0$/);
+    }
     // Each on a fresh copy of the sample project: the same files at the start of both.
     const rows = region.getByRole('row');
     await expect(rows).toHaveCount(3);

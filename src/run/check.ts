@@ -7,7 +7,7 @@
  */
 import * as v from 'valibot';
 import type { Message } from '../core/messages';
-import { AgentSchema, firstIssue, LoopEventSchemas, MessageSchema } from '../core/schema';
+import { AgentSchema, byType, firstIssue, LoopEventSchemas, MessageSchema } from '../core/schema';
 import { CONTEXT_MODES, LIMIT_RANGES } from '../core/variants';
 import { RECORD_FORMAT, RECORD_VERSION, type RecordEvent, type RunRecord } from './record';
 
@@ -131,8 +131,7 @@ const PageEventSchemas = [
 ] as const;
 
 // Each event's schema with its time (an intersect would merge every event's copy: far slower).
-const EventSchema = v.variant(
-  'type',
+const EventSchema = byType(
   [...LoopEventSchemas, ...PageEventSchemas].map((schema) => v.object({ ...schema.entries, t: time })),
 );
 
@@ -152,14 +151,19 @@ const SECRET_KEY = /^(api[-_]?key|x-api-key|authorization|auth[-_]?token|access[
 function findSecretField(value: unknown, depth = 0): string | null {
   if (depth > 64 || typeof value !== 'object' || value === null) return null;
   if (Array.isArray(value)) {
-    for (const item of value) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (typeof item !== 'object' || item === null) continue;
       const found = findSecretField(item, depth + 1);
       if (found) return found;
     }
     return null;
   }
-  for (const [key, inner] of Object.entries(value)) {
+  const object = value as Record<string, unknown>;
+  for (const key in object) {
     if (SECRET_KEY.test(key)) return key;
+    const inner = object[key];
+    if (typeof inner !== 'object' || inner === null) continue;
     const found = findSecretField(inner, depth + 1);
     if (found) return found;
   }

@@ -34,6 +34,40 @@ export function agentColor(id: AgentId): string {
   return `var(--agent-sub-${((n - 1) % SUBAGENT_SHADES) + 1})`;
 }
 
+/**
+ * A CSS colour such as `var(--agent-parent)` as a value a canvas takes. Kept per colour scheme:
+ * reading a computed style forces a style pass, which costs most after a large update.
+ */
+const resolved = new Map<string, string>();
+
+export function resolvedColor(css: string): string {
+  const name = /var\((--[\w-]+)\)/.exec(css)?.[1];
+  if (!name) return css;
+  const id = `${matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'} ${name}`;
+  let value = resolved.get(id);
+  if (value === undefined) {
+    value = getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
+    resolved.set(id, value);
+  }
+  return value;
+}
+
+/** Resolves every agent colour now (while the page is small and a style pass is cheap). */
+export function primeColors(): void {
+  resolvedColor(agentColor('parent'));
+  resolvedColor(agentColor('other'));
+  for (let n = 1; n <= SUBAGENT_SHADES; n++) resolvedColor(agentColor(`subagent-${n}`));
+}
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/** A count in the language's digits and separators (`1,234`), with its formatter kept per language. */
+export function formatNumber(n: number, tag: string): string {
+  let format = numberFormats.get(tag);
+  if (!format) numberFormats.set(tag, (format = new Intl.NumberFormat(tag)));
+  return format.format(n);
+}
+
 export interface Folded {
   /** What is shown while folded. */
   head: string;

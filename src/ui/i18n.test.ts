@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RecordError, type RecordProblem } from '../run/check';
 import { StorageProblem, type StorageProblemCode } from '../run/store';
 import { DEFAULTS, settingsProblem } from '../settings/model-settings';
-import { resources, t } from './i18n';
+import { forgetTranslations, resources, t } from './i18n';
 import { locale } from './language.svelte';
 import { say, sentenceOf } from './sentence';
 
@@ -109,11 +109,26 @@ describe('the locales', () => {
     const zh = resources.zh.translation as unknown as Tree;
     const saved = (zh.prompt as Tree).run;
     delete (zh.prompt as Tree).run;
+    forgetTranslations();
     try {
       locale.current = 'zh';
       expect(t('prompt.run')).toBe('Run');
     } finally {
       (zh.prompt as Tree).run = saved;
+      forgetTranslations();
+    }
+  });
+
+  it('gives the same strings when asked again: by language, key, values and their types', () => {
+    for (let i = 0; i < 2; i++) {
+      locale.current = 'en';
+      expect(t('column.messages', { count: 1 })).toBe('1 message');
+      expect(t('column.messages', { count: 2 })).toBe('2 messages');
+      expect(t('status.failed', { reason: 'boom' })).toBe('Failed: boom');
+      expect(t('status.failed', { reason: 'x'.repeat(600) })).toBe(`Failed: ${'x'.repeat(600)}`);
+      locale.current = 'zh';
+      expect(t('column.messages', { count: 1 })).toBe('1 条消息');
+      expect(t('status.failed', { reason: 'boom' })).toBe('失败：boom');
     }
   });
 });

@@ -32,7 +32,38 @@ void i18n.init({
   returnNull: false,
 });
 
+/**
+ * Translated strings, per language, by key and values. i18next resolves, pluralises and
+ * interpolates on every call (about 20 µs); a long array or a scrubbed record asks for the same
+ * few hundred strings thousands of times a second.
+ */
+const memo = new Map<string, string>();
+const MEMO_MAX = 20_000;
+/** Values this long (a whole task description, a reason) are rare; they are not kept. */
+const MEMO_ID_MAX = 500;
+
+/** Forgets the translated strings kept so far (after a locale's strings change). */
+export function forgetTranslations(): void {
+  memo.clear();
+}
+
 /** The translated string for a key such as `prompt.run`, with `{{name}}` values and plural `count`. */
 export function t(key: string, options?: TOptions): string {
-  return i18n.t(key, { ...options, lng: locale.current }) as string;
+  const lng = locale.current;
+  let id = `${lng}\u0000${key}`;
+  if (options) {
+    for (const name in options) {
+      const value = options[name];
+      if (typeof value === 'object' && value !== null) return i18n.t(key, { ...options, lng }) as string;
+      id += `\u0000${name}\u0001${typeof value}\u0001${String(value)}`;
+    }
+  }
+  if (id.length > MEMO_ID_MAX) return i18n.t(key, { ...options, lng }) as string;
+  let text = memo.get(id);
+  if (text === undefined) {
+    text = i18n.t(key, { ...options, lng }) as string;
+    if (memo.size >= MEMO_MAX) memo.clear();
+    memo.set(id, text);
+  }
+  return text;
 }
