@@ -179,13 +179,19 @@ test.describe('the Anthropic API path (mock endpoint)', () => {
   }) => {
     await openWithKey(page, 'mock-parallel');
     await page.evaluate(() => {
-      // The most subagent workers alive at the same time.
-      const log = (window as unknown as { __workerLog: Array<{ name: string; terminated: boolean }> })
-        .__workerLog;
-      const w = window as unknown as { __mostAlive: number };
+      // The most subagent workers alive at the same time with a task (the spare has none).
+      const w = window as unknown as {
+        __mostAlive: number;
+        __workerLog: Array<{ name: string; terminated: boolean }>;
+        __s04: { spareWorker: string | null };
+      };
+      const log = w.__workerLog;
       w.__mostAlive = 0;
       const tick = () => {
-        const alive = log.filter((e) => e.name.startsWith('subagent-') && !e.terminated).length;
+        const spare = w.__s04.spareWorker;
+        const alive = log.filter(
+          (e) => e.name.startsWith('subagent-') && !e.terminated && e.name !== spare,
+        ).length;
         w.__mostAlive = Math.max(w.__mostAlive, alive);
         requestAnimationFrame(tick);
       };

@@ -2,6 +2,7 @@
  * The lesson, measured: Compare runs the prompt without a subagent and isolated, each on a fresh
  * copy of the sample project, and the saving it shows is the one the records give.
  */
+import { parallelRecord } from '../scripts/records.mjs';
 import { expect, open, PROMPTS, runSample, status, test } from './fixtures';
 
 /** The parent's context at its last call, computed here from a record (SPEC.md). */
@@ -131,12 +132,54 @@ test.describe('loop limits and recursion', () => {
       rows.filter({ hasText: 'Subagent 2' }).locator('[title="started by Subagent 1"]'),
     ).toHaveCount(1);
     // The tree order: the grandchild right under its caller.
-    const names = await rows.locator('.name').allInnerTexts();
-    expect(names.map((n) => n.replace('└ ', '').trim())).toEqual([
-      'Sandbox',
-      'Parent',
-      'Subagent 1',
-      'Subagent 2',
-    ]);
+    const names = (await rows.locator('.name').allInnerTexts()).map((n) => n.replace('└ ', '').trim());
+    // The next task's worker may already wait as a spare, after the rest.
+    const spares = names.filter((n) => n.includes('(spare'));
+    expect(spares).toEqual(names.length === 5 ? ['Subagent 3 (spare, waiting for a task)'] : []);
+    expect(names.slice(0, 4)).toEqual(['Sandbox', 'Parent', 'Subagent 1', 'Subagent 2']);
   });
+});
+
+test('twelve subagents at once: one timeline row each, overlapping in time, each a step away', async ({
+  page,
+}) => {
+  await open(page);
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Import run' }).click();
+  await (
+    await chooser
+  ).setFiles({
+    name: 'parallel-12.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(parallelRecord(12))),
+  });
+  const timeline = page.getByRole('region', { name: 'Workers timeline' });
+  const rows = timeline.getByRole('listitem');
+  await expect(rows).toHaveCount(13);
+  const names = (await rows.locator('.name').allInnerTexts()).map((n) => n.replace('└ ', '').trim());
+  expect(names).toEqual(['Parent', ...Array.from({ length: 12 }, (_, k) => `Subagent ${k + 1}`)]);
+  // Parallel: every subagent's life overlaps every other's on screen.
+  const lives = await rows.locator('.life').evaluateAll((spans) =>
+    spans.map((span) => {
+      const box = span.getBoundingClientRect();
+      return [box.left, box.right];
+    }),
+  );
+  const subagents = lives.slice(1);
+  const latestStart = Math.max(...subagents.map(([left]) => left));
+  const earliestEnd = Math.min(...subagents.map(([, right]) => right));
+  expect(latestStart).toBeLessThan(earliestEnd);
+  // Readable: each row at least as tall as a line of its name, and no two rows on top of each other.
+  const boxes = await rows.evaluateAll((items) => items.map((item) => item.getBoundingClientRect().toJSON()));
+  for (let i = 1; i < boxes.length; i++) {
+    expect(boxes[i].top).toBeGreaterThanOrEqual(boxes[i - 1].bottom - 0.5);
+    expect(boxes[i].height).toBeGreaterThanOrEqual(12);
+  }
+  // A click on Subagent 12's last model call steps the run to it.
+  await rows
+    .nth(12)
+    .getByRole('button', { name: /Subagent 12: model call 3/ })
+    .click();
+  await expect(page.getByRole('region', { name: 'Subagent 12 messages' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Subagent 1 messages' })).toBeVisible();
 });

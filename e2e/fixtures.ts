@@ -82,29 +82,50 @@ export class Watch {
     });
   }
 
+  /**
+   * Every worker created so far but the spare: the next subagent's worker, started in idle time
+   * before any task has taken it (AgentWorkers.prepare). It has run nothing, so it is no part of
+   * what a run used; `spare()` names it.
+   */
   async #log(): Promise<Array<{ name: string; terminated: boolean }>> {
+    return this.page.evaluate(() => {
+      const page = window as unknown as {
+        __workerLog?: Array<{ name: string; terminated: boolean }>;
+        __s04?: { spareWorker: string | null };
+      };
+      const spare = page.__s04?.spareWorker ?? null;
+      return (page.__workerLog ?? []).filter((w) => !(w.name === spare && !w.terminated));
+    });
+  }
+
+  /** The spare subagent worker alive now and waiting for a task, if any. */
+  async spare(): Promise<string | null> {
     return this.page.evaluate(
-      () =>
-        (window as unknown as { __workerLog?: Array<{ name: string; terminated: boolean }> }).__workerLog ??
-        [],
+      () => (window as unknown as { __s04?: { spareWorker: string | null } }).__s04?.spareWorker ?? null,
     );
   }
 
-  /** Names of every worker created so far, sorted. */
+  /** Names of every worker created so far (but the spare), sorted. */
   async names(): Promise<string[]> {
     return (await this.#log()).map((w) => w.name).sort();
   }
 
-  /** For each terminated worker with this prefix: was it terminated before the last `run:finished` mark? */
+  /**
+   * For each worker with this prefix (but the spare): was it terminated before the last
+   * `run:finished` mark?
+   */
   async terminatedBeforeRunFinished(prefix: string): Promise<Record<string, boolean>> {
     return this.page.evaluate((prefix) => {
-      const log = (window as unknown as { __workerLog: Array<{ name: string; terminatedAt?: number }> })
-        .__workerLog;
+      const page = window as unknown as {
+        __workerLog: Array<{ name: string; terminatedAt?: number }>;
+        __s04?: { spareWorker: string | null };
+      };
+      const spare = page.__s04?.spareWorker ?? null;
       const marks = performance.getEntriesByName('run:finished');
       const finished = marks[marks.length - 1]?.startTime ?? -1;
       return Object.fromEntries(
-        log
-          .filter((w) => w.name.startsWith(prefix))
+        page.__workerLog
+          .filter((w) => w.name.startsWith(prefix) && !(w.name === spare && w.terminatedAt === undefined))
           .map((w) => [w.name, w.terminatedAt !== undefined && w.terminatedAt <= finished]),
       );
     }, prefix);

@@ -20,6 +20,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { chromium } from 'playwright';
 import { chromiumPath, serveBuiltApp } from './built-app.mjs';
 import { startMockApi } from './mock-api.mjs';
+import { bigRecord, parentCallsRecord } from './records.mjs';
 import { relayTtfb } from './relay-ttfb.mjs';
 
 const PORT = Number(process.env.BENCH_PORT ?? 41732);
@@ -34,6 +35,26 @@ const median = (values) => {
 const percentile = (values, p) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
 const round = (n) => Math.round(n * 10) / 10;
+
+/** Clicks a sample prompt's button in the page and resolves with the ms until the status says Finished. */
+function clickToFinished(page, prompt) {
+  return page.evaluate(async (prompt) => {
+    const button = [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === prompt);
+    const status = document.querySelector('[role="status"]');
+    const start = performance.now();
+    button.click();
+    await new Promise((resolve, reject) => {
+      const check = () => {
+        const text = status.textContent.trim();
+        if (text.startsWith('Finished')) resolve();
+        else if (text.startsWith('Failed')) reject(new Error(text));
+        else requestAnimationFrame(check);
+      };
+      requestAnimationFrame(check);
+    });
+    return performance.now() - start;
+  }, prompt);
+}
 
 const URL_BASE = await serveBuiltApp(PORT);
 const results = {};
@@ -64,29 +85,67 @@ const results = {};
     uncountedFirstPage: round(firstPage),
   };
 
+  // 1b. Cold: what a learner meets. Fresh pages, prompt 1 clicked as soon as the sandbox is ready;
+  // the first spawn, the first read_file and click to Finished of each page's first run.
+  const cold = { sandboxReady: [], spawn: [], readFile: [], clickToFinished: [] };
+  for (let i = 0; i < 5; i++) {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(`${URL_BASE}/?speed=instant`);
+    await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
+    cold.clickToFinished.push(await clickToFinished(page, PROMPT));
+    const first = await page.evaluate(() => ({
+      sandboxReady: performance.getEntriesByName('sandbox:ready')[0].startTime,
+      spawn: performance.getEntriesByName('subagent:spawn')[0].duration,
+      readFile: performance.getEntriesByName('tool:read_file')[0].duration,
+    }));
+    for (const name of ['sandboxReady', 'spawn', 'readFile']) cold[name].push(first[name]);
+    await page.close();
+  }
+  results.cold = Object.fromEntries(
+    Object.entries(cold).map(([name, values]) => [
+      name,
+      { median: round(median(values)), min: round(Math.min(...values)), max: round(Math.max(...values)) },
+    ]),
+  );
+
+  // 1c. Compare on prompt 1: from the click to both runs' figures, on fresh pages.
+  const comparisons = [];
+  for (let i = 0; i < 3; i++) {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(`${URL_BASE}/?speed=instant`);
+    await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
+    await page.getByRole('textbox', { name: 'Prompt' }).fill(PROMPT);
+    comparisons.push(
+      await page.evaluate(async () => {
+        const button = [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Compare');
+        const start = performance.now();
+        button.click();
+        await new Promise((resolve) => {
+          const check = () => {
+            const region = document.querySelector('[aria-label="Comparison"]');
+            if (region?.textContent?.includes('Isolation saved')) resolve();
+            else requestAnimationFrame(check);
+          };
+          requestAnimationFrame(check);
+        });
+        return performance.now() - start;
+      }),
+    );
+    await page.close();
+  }
+  results.compareMs = {
+    median: round(median(comparisons)),
+    max: round(Math.max(...comparisons)),
+    runs: comparisons.length,
+  };
+
   // 2-4. Prompt 1 at instant speed, several times in one page (follow-ups: one new subagent each).
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.goto(`${URL_BASE}/?speed=instant`);
   await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
-  const clickToFinished = [];
+  const clicks = [];
   for (let i = 0; i < RUNS; i++) {
-    const elapsed = await page.evaluate(async (prompt) => {
-      const button = [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === prompt);
-      const status = document.querySelector('[role="status"]');
-      const start = performance.now();
-      button.click();
-      await new Promise((resolve, reject) => {
-        const check = () => {
-          const text = status.textContent.trim();
-          if (text.startsWith('Finished')) resolve();
-          else if (text.startsWith('Failed')) reject(new Error(text));
-          else requestAnimationFrame(check);
-        };
-        requestAnimationFrame(check);
-      });
-      return performance.now() - start;
-    }, PROMPT);
-    clickToFinished.push(elapsed);
+    clicks.push(await clickToFinished(page, PROMPT));
   }
   const entries = await page.evaluate(() =>
     Object.fromEntries(
@@ -97,10 +156,10 @@ const results = {};
     ),
   );
   results.prompt1ClickToFinishedMs = {
-    median: round(median(clickToFinished)),
-    first: round(clickToFinished[0]),
-    max: round(Math.max(...clickToFinished)),
-    runs: clickToFinished.length,
+    median: round(median(clicks)),
+    first: round(clicks[0]),
+    max: round(Math.max(...clicks)),
+    runs: clicks.length,
   };
   for (const [name, durations] of Object.entries(entries)) {
     results[name] = {
@@ -129,99 +188,11 @@ const results = {};
 
   // 5. A record of 10,000 events (1,000 parent messages, 5 MB of tool output), exported and opened
   // again: the time to open it, to replay it to any step, to scrub it, and to scroll its array.
-  const big = await page.evaluate(async () => {
+  const big = await page.evaluate(async (json) => {
     const playground = window.__s04;
     if (!playground) throw new Error('window.__s04 (the playground state) is missing');
-    const settings = {
-      provider: 'demo',
-      model: 'demo',
-      sample: 'python',
-      sandbox: 'local',
-      context: 'isolated',
-      limits: { subagentMaxCalls: 30, outputChars: 50_000, maxTokens: 8000, delegationDepth: 0 },
-    };
-    const output = ('x'.repeat(99) + '\n').repeat(100); // 10,000 characters per result
-    const events = [{ t: 0, type: 'run', prompt: 'big', settings }];
-    events.push({ t: 0, type: 'status', status: { kind: 'running' } });
-    events.push({
-      t: 0,
-      type: 'message',
-      agent: 'parent',
-      index: 0,
-      message: { role: 'user', content: 'big' },
-    });
-    let t = 0;
-    for (let i = 0; i < 500; i++) {
-      const call = i + 1;
-      const id = `t${i}`;
-      const block = { type: 'tool_use', id, name: 'bash', input: { command: `cat file${i}.txt` } };
-      events.push({ t: (t += 1), type: 'model_start', agent: 'parent', call });
-      events.push({
-        t,
-        type: 'stream',
-        agent: 'parent',
-        call,
-        event: { type: 'block_start', index: 0, block: { ...block, input: {} } },
-      });
-      for (let k = 0; k < 10; k++)
-        events.push({
-          t,
-          type: 'stream',
-          agent: 'parent',
-          call,
-          event: {
-            type: 'input_json_delta',
-            index: 0,
-            partial_json: k === 0 ? '{"command":' : k === 9 ? `"cat file${i}.txt"}` : '',
-          },
-        });
-      events.push({ t, type: 'stream', agent: 'parent', call, event: { type: 'block_stop', index: 0 } });
-      events.push({
-        t: (t += 1),
-        type: 'model_end',
-        agent: 'parent',
-        call,
-        durationMs: 1,
-        stopReason: 'tool_use',
-      });
-      events.push({
-        t,
-        type: 'message',
-        agent: 'parent',
-        index: 2 * i + 1,
-        message: { role: 'assistant', content: [block] },
-      });
-      events.push({ t, type: 'tool_start', agent: 'parent', id, name: 'bash', input: block.input });
-      events.push({
-        t: (t += 1),
-        type: 'tool_end',
-        agent: 'parent',
-        id,
-        name: 'bash',
-        // As the playground records it: a preview; the whole output is in the tool_result.
-        output: output.slice(0, 200),
-        durationMs: 1,
-      });
-      events.push({ t, type: 'log', agent: 'parent', line: '  ' + output.slice(0, 200) });
-      events.push({
-        t,
-        type: 'message',
-        agent: 'parent',
-        index: 2 * i + 2,
-        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: output }] },
-      });
-    }
-    events.push({ t, type: 'status', status: { kind: 'finished' } });
-    const record = {
-      format: 's04-playground-run',
-      version: 2,
-      id: 'bench',
-      startedAt: Date.now(),
-      title: 'big',
-      settings,
-      events,
-    };
-    const json = JSON.stringify(record);
+    const record = JSON.parse(json);
+    const events = record.events;
     const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
 
     // Open it as a learner would (Import run): read, parse, check, replay to the end, draw.
@@ -287,7 +258,7 @@ const results = {};
       frames,
       domListItems: region.querySelectorAll('[role="listitem"]').length,
     };
-  });
+  }, JSON.stringify(bigRecord()));
   results.bigRecord = {
     events: big.events,
     steps: big.steps,
@@ -309,6 +280,27 @@ const results = {};
   };
 
   // 6. Stop under a runaway command, then the next run's first command (`echo ready`).
+  // 6. The chart of a run of 1,000 model calls: from its data to the plot drawn (`chart:draw`).
+  const chartDraws = await page.evaluate(async (json) => {
+    const playground = window.__s04;
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
+    const durations = [];
+    for (let i = 0; i < 5; i++) {
+      playground.closeOpened();
+      await frame();
+      performance.clearMeasures('chart:draw');
+      await playground.importFile(new File([json], 'calls-1000.json', { type: 'application/json' }));
+      while (performance.getEntriesByName('chart:draw').length === 0) await frame();
+      durations.push(performance.getEntriesByName('chart:draw').at(-1).duration);
+    }
+    return durations;
+  }, JSON.stringify(parentCallsRecord(1000, 200)));
+  results.chart1000CallsDrawMs = {
+    median: round(median(chartDraws)),
+    first: round(chartDraws[0]),
+    max: round(Math.max(...chartDraws)),
+  };
+
   const mock = await startMockApi({ port: 0 });
   results.stopRunaway = {};
   for (const [language, scenario, reps] of [
@@ -401,6 +393,13 @@ const targets = [
   ['subagent:spawn (median, ms)', results['subagent:spawn'].median, 50],
   ['tool:read_file (median, ms)', results['tool:read_file'].median, 5],
   ['prompt 1 click to Finished (median, ms)', results.prompt1ClickToFinishedMs.median, 2000],
+  ['cold: sandbox:ready (median of 5 fresh pages, ms)', results.cold.sandboxReady.median, 300],
+  ['cold: first subagent:spawn (median, ms)', results.cold.spawn.median, 20],
+  ['cold: first tool:read_file (median, ms)', results.cold.readFile.median, 2],
+  ['cold: prompt 1 click to Finished (median, ms)', results.cold.clickToFinished.median, 300],
+  ['Compare on prompt 1, click to both results (median, ms)', results.compareMs.median, 1500],
+  ['chart of 1,000 model calls drawn (median, ms)', results.chart1000CallsDrawMs.median, 100],
+  ['language switch (median, ms)', results.languageSwitchMs.median, 100],
   ['long array scroll frame p95 (ms)', results.longArrayScroll.frameP95Ms, 50],
   ['open a 5 MB exported run (ms)', results.bigRecord.openMs, 500],
   ['replay 10,000 events to a step (max, ms)', results.bigRecord.replayToStepMaxMs, 50],

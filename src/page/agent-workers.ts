@@ -12,6 +12,10 @@
  *
  * Every lifecycle step (created, ready, terminated) is reported, with the time it happened, so
  * the run's record holds it (the workers timeline reads it).
+ *
+ * A spare: the next subagent's worker may be started in idle time (`prepare`), so that a `task`
+ * finds its script loaded and compiled. It is still a fresh worker for exactly one task: it has
+ * run nothing when the task takes it, and it is terminated when that task returns.
  */
 import * as Comlink from 'comlink';
 import type { TaskRequest } from '../core/loop';
@@ -59,18 +63,77 @@ function taskHost(handlers: AgentHandlers): TaskHost {
 
 const epochNow = () => performance.timeOrigin + performance.now();
 
+/** A subagent's worker from `new Worker` on, before it has a task. */
+interface Started {
+  id: AgentId;
+  worker: Worker;
+  api: Comlink.Remote<SubagentWorkerApi>;
+  failure: Promise<never>;
+  ready: Promise<WorkerReady>;
+  isReady: boolean;
+}
+
 export class AgentWorkers {
   #parent: { worker: Worker; api: Comlink.Remote<ParentWorkerApi>; failure: Promise<never> } | undefined;
   readonly #subagents = new Map<AgentId, Worker>();
   readonly #lifecycle: Lifecycle;
+  /** The next subagent's worker, started ahead of its task (see `prepare`). */
+  #spare: Started | undefined;
 
   constructor(lifecycle: Lifecycle = () => {}) {
     this.#lifecycle = lifecycle;
   }
 
-  /** The names of the agent workers alive now. */
+  /** The names of the agent workers alive now (a spare included). */
   get live(): AgentId[] {
     return [...(this.#parent ? ['parent'] : []), ...this.#subagents.keys()];
+  }
+
+  /** The spare's name, while there is one that has not been given a task. */
+  get spare(): AgentId | null {
+    return this.#spare?.id ?? null;
+  }
+
+  /** Whether an agent worker has answered that it is ready (the parent's is not asked). */
+  isReady(id: AgentId): boolean {
+    return id === 'parent' || (this.#spare?.id === id && this.#spare.isReady);
+  }
+
+  /**
+   * Starts `id`'s worker now, for the task that will be given that name. A spare with another
+   * name (the numbering started again) is terminated first.
+   */
+  prepare(id: AgentId): void {
+    if (this.#spare?.id === id) return;
+    this.#dropSpare();
+    this.#spare = this.#start(id);
+  }
+
+  #dropSpare(): void {
+    const spare = this.#spare;
+    if (!spare) return;
+    this.#spare = undefined;
+    spare.worker.terminate();
+    this.#subagents.delete(spare.id);
+    this.#lifecycle(spare.id, 'terminated', epochNow());
+  }
+
+  #start(id: AgentId): Started {
+    const worker = new SubagentWorker({ name: id });
+    this.#subagents.set(id, worker);
+    this.#lifecycle(id, 'created', epochNow());
+    const api = Comlink.wrap<SubagentWorkerApi>(worker);
+    const failure = failureOf(worker, id);
+    failure.catch(() => {});
+    const started: Started = { id, worker, api, failure, ready: undefined!, isReady: false };
+    started.ready = Promise.race([api.ready(), failure]).then((answer) => {
+      const checked = checkReady(answer);
+      started.isReady = true;
+      this.#lifecycle(id, 'ready', checked.readyAtEpoch);
+      return checked;
+    });
+    started.ready.catch(() => {});
+    return started;
   }
 
   /**
@@ -94,20 +157,14 @@ export class AgentWorkers {
     await Promise.race([api.run(request, Comlink.transfer(sandbox, [sandbox]), taskHost(handlers)), failure]);
   }
 
-  /** Starts a fresh worker for one subagent. */
+  /** A fresh worker for one subagent: the spare if it was started for this name, else a new one. */
   spawn(id: AgentId): SubagentWorker {
-    const worker = new SubagentWorker({ name: id });
-    this.#subagents.set(id, worker);
-    this.#lifecycle(id, 'created', epochNow());
-    const api = Comlink.wrap<SubagentWorkerApi>(worker);
-    const failure = failureOf(worker, id);
-    failure.catch(() => {});
-    const ready = Promise.race([api.ready(), failure]).then((answer) => {
-      const checked = checkReady(answer);
-      this.#lifecycle(id, 'ready', checked.readyAtEpoch);
-      return checked;
-    });
-    ready.catch(() => {});
+    let started: Started;
+    if (this.#spare?.id === id) {
+      started = this.#spare;
+      this.#spare = undefined;
+    } else started = this.#start(id);
+    const { worker, api, failure, ready } = started;
     let terminated = false;
     return {
       id,
@@ -127,8 +184,9 @@ export class AgentWorkers {
     };
   }
 
-  /** Terminates every agent worker at once (Stop, or a failed run). */
+  /** Terminates every agent worker at once (Stop, or a failed run), a spare included. */
   stopAll(): AgentId[] {
+    this.#spare = undefined;
     const stopped = this.live;
     if (this.#parent) {
       this.#parent.worker.terminate();

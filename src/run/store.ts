@@ -282,7 +282,7 @@ export class RecordWriter {
 }
 
 /** Runs `task` in an idle moment at most `ms` from now (requestIdleCallback where there is one). */
-function later(task: () => void, ms: number): void {
+export function later(task: () => void, ms: number): void {
   if (typeof requestIdleCallback === 'function') requestIdleCallback(task, { timeout: ms });
   else setTimeout(task, ms);
 }

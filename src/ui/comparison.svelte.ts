@@ -57,6 +57,11 @@ export class Comparison {
     return this.current !== null;
   }
 
+  /** Whether there is a comparison to show (under way, or with runs finished). */
+  get shown(): boolean {
+    return this.running || this.runs.length > 0;
+  }
+
   /** Runs `prompt` in each mode (none first, isolated last); a stopped or failed run ends it. */
   async start(prompt: string, withFork: boolean): Promise<void> {
     if (this.running) return;

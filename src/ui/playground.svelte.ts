@@ -38,6 +38,7 @@ import {
 } from '../run/record';
 import { EMPTY_VIEW, type RunView } from '../run/reduce';
 import { Replay } from '../run/replay';
+import { later } from '../run/store';
 import {
   DEFAULTS,
   hostOf,
@@ -322,6 +323,7 @@ export class Playground {
       await this.sandbox.boot();
       if (this.boot.kind === 'booting') this.boot = { kind: 'idle' };
       this.#agents.startParent();
+      this.#prepareSpare();
     } catch (error) {
       this.boot = { kind: 'failed', reason: bootFailure(error) };
       throw error;
@@ -448,9 +450,12 @@ export class Playground {
       status: run.view.status,
       figures: runFigures(run.view),
     }));
-    // The workers already alive when the record begins: the sandbox, and the parent's ahead of time.
+    // The workers already alive when the record begins: the sandbox, the parent's ahead of time,
+    // and a spare for the first task (a row of its own in the timeline until a task takes it).
     this.#record({ type: 'worker', worker: 'sandbox', phase: 'ready' });
-    for (const id of this.#agents.live) this.#record({ type: 'worker', worker: id, phase: 'ready' });
+    for (const id of this.#agents.live) {
+      this.#record({ type: 'worker', worker: id, phase: this.#agents.isReady(id) ? 'ready' : 'created' });
+    }
     return run;
   }
 
@@ -526,6 +531,7 @@ export class Playground {
       this.#flushHeld();
       void this.#writer?.save();
       performance.mark('run:finished');
+      this.#prepareSpare();
     }
   }
 
@@ -583,6 +589,7 @@ export class Playground {
     // The worker first, with the screen held still while it starts (see #hold).
     const worker = this.#agents.spawn(id);
     this.#hold(worker.ready);
+    this.#prepareSpare();
     const sandboxPort = this.sandbox.port();
     try {
       const { readyAtEpoch } = await untilStopped(worker.ready, signal);
@@ -609,6 +616,17 @@ export class Playground {
       );
       measure('subagent:run', start, performance.now());
     }
+  }
+
+  /**
+   * Starts the next subagent's worker in idle time (see AgentWorkers.prepare), so that the next
+   * `task` does not wait for a worker script to load and compile. Not for a run without subagents.
+   */
+  #prepareSpare(): void {
+    later(() => {
+      if (this.boot.kind === 'failed' || this.context === 'none') return;
+      this.#agents.prepare(`subagent-${this.#spawned + 1}`);
+    }, 2000);
   }
 
   /** A batch checked where it arrived (src/page/agent-hosts.ts). */
@@ -747,6 +765,7 @@ export class Playground {
     this.#writer = undefined;
     this.live = EMPTY_VIEW;
     this.#spawned = 0;
+    this.#prepareSpare();
     this.steps = 0;
     this.step = null;
   }
@@ -754,6 +773,11 @@ export class Playground {
   /** The live agent workers (for tests and the curious). */
   get liveWorkers(): AgentId[] {
     return this.#agents.live;
+  }
+
+  /** The spare subagent worker waiting for the next task, if there is one (for tests). */
+  get spareWorker(): AgentId | null {
+    return this.#agents.spare;
   }
 
   /** Saves what is recorded now (the page is going away, or may be). */
