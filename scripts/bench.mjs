@@ -117,7 +117,9 @@ const results = {};
     await page.getByRole('textbox', { name: 'Prompt' }).fill(PROMPT);
     comparisons.push(
       await page.evaluate(async () => {
-        const button = [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Compare');
+        const button = [...document.querySelectorAll('button')].find(
+          (b) => b.textContent?.trim() === 'Compare',
+        );
         const start = performance.now();
         button.click();
         await new Promise((resolve) => {
@@ -281,20 +283,23 @@ const results = {};
 
   // 6. Stop under a runaway command, then the next run's first command (`echo ready`).
   // 6. The chart of a run of 1,000 model calls: from its data to the plot drawn (`chart:draw`).
-  const chartDraws = await page.evaluate(async (json) => {
-    const playground = window.__s04;
-    const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
-    const durations = [];
-    for (let i = 0; i < 5; i++) {
-      playground.closeOpened();
-      await frame();
-      performance.clearMeasures('chart:draw');
-      await playground.importFile(new File([json], 'calls-1000.json', { type: 'application/json' }));
-      while (performance.getEntriesByName('chart:draw').length === 0) await frame();
-      durations.push(performance.getEntriesByName('chart:draw').at(-1).duration);
-    }
-    return durations;
-  }, JSON.stringify(parentCallsRecord(1000, 200)));
+  const chartDraws = await page.evaluate(
+    async (json) => {
+      const playground = window.__s04;
+      const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
+      const durations = [];
+      for (let i = 0; i < 5; i++) {
+        playground.closeOpened();
+        await frame();
+        performance.clearMeasures('chart:draw');
+        await playground.importFile(new File([json], 'calls-1000.json', { type: 'application/json' }));
+        while (performance.getEntriesByName('chart:draw').length === 0) await frame();
+        durations.push(performance.getEntriesByName('chart:draw').at(-1).duration);
+      }
+      return durations;
+    },
+    JSON.stringify(parentCallsRecord(1000, 200)),
+  );
   results.chart1000CallsDrawMs = {
     median: round(median(chartDraws)),
     first: round(chartDraws[0]),

@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 /**
  * Screenshots of the playground after each sample prompt on the demo model, to look at:
- * screenshots/1-framework.png, 2-summaries.png, 3-module.png (1440x900, built app, Chromium).
+ * screenshots/1-framework.png, 2-summaries.png, 3-module.png (1440x900, built app, Chromium);
+ * then prompt 1, asked in each language, on a phone and on a projector:
+ * screenshots/phone-{en,zh,ja}.png (390x844, scrolled to the arrays) and
+ * screenshots/projector-{en,zh,ja}.png (1920x1080).
  *
  * Usage: npm run screenshot   (builds, serves on 127.0.0.1:41733, shoots, stops the server)
  */
@@ -14,6 +17,17 @@ const SHOTS = [
   ['1-framework', 'Use a subtask to find what testing framework this project uses'],
   ['2-summaries', 'Delegate: read all .py files and summarize what each one does'],
   ['3-module', 'Use a task to create a new module, then verify it from here'],
+];
+
+/** Prompt 1 in the words the demo model understands in each language (it answers in the same). */
+const FRAMEWORK = {
+  en: SHOTS[0][1],
+  zh: '用子任务找出这个项目用的测试框架',
+  ja: 'サブタスクでこのプロジェクトのテストフレームワークを調べて',
+};
+const SIZES = [
+  ['phone', { width: 390, height: 844 }],
+  ['projector', { width: 1920, height: 1080 }],
 ];
 
 const BASE = await serveBuiltApp(PORT);
@@ -34,5 +48,28 @@ for (const [name, prompt] of SHOTS) {
   await page.screenshot({ path: `screenshots/${name}.png` });
   console.log(`screenshots/${name}.png: ${await page.getByRole('status').innerText()}`);
   await page.close();
+}
+for (const [size, viewport] of SIZES) {
+  for (const [lang, prompt] of Object.entries(FRAMEWORK)) {
+    const page = await browser.newPage({ viewport });
+    await page.goto(`${BASE}/?speed=instant&lang=${lang}`);
+    await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0, null, {
+      timeout: 60_000,
+    });
+    // The prompt typed and sent with Enter (the Run button's name is in the screen's language).
+    await page.locator('textarea').fill(prompt);
+    await page.locator('textarea').press('Enter');
+    await page.waitForFunction(() => performance.getEntriesByName('run:finished').length > 0, null, {
+      timeout: 60_000,
+    });
+    await page.locator('textarea').blur();
+    await page.waitForTimeout(300);
+    // On a phone the arrays are below the prompt: the picture starts at their heading.
+    if (size === 'phone') await page.locator('.arrays').evaluate((element) => element.scrollIntoView());
+    const path = `screenshots/${size}-${lang}.png`;
+    await page.screenshot({ path });
+    console.log(`${path}: ${await page.getByRole('status').innerText()}`);
+    await page.close();
+  }
 }
 await browser.close();

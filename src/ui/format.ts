@@ -68,6 +68,15 @@ export function formatNumber(n: number, tag: string): string {
   return format.format(n);
 }
 
+/**
+ * The colour of an agent's name and labels, as text: the amber fills are too light to read on
+ * white (WCAG asks 4.5:1), so subagents' text takes one darker shade.
+ */
+export function agentInk(id: AgentId): string {
+  if (id === 'parent') return 'var(--agent-parent)';
+  return subagentNumber(id) === 0 ? 'var(--agent-other)' : 'var(--agent-sub-text)';
+}
+
 export interface Folded {
   /** What is shown while folded. */
   head: string;
