@@ -129,7 +129,7 @@ test.describe('the Anthropic API path (mock endpoint)', () => {
     expect(parentCalls[1].body.messages).toHaveLength(3);
     const result = (parentCalls[1].body.messages[2].content as Array<{ type: string; content: string }>)[0];
     expect(result.type).toBe('tool_result');
-    const subagentText = await subagentRegion(page, 1).getByRole('listitem').last().innerText();
+    const subagentText = await subagentRegion(page, 1).getByRole('listitem').last().textContent();
     expect(subagentText).toContain(result.content.split('\n')[0]);
     expect(JSON.stringify(parentCalls[1].body.messages)).not.toContain(
       JSON.stringify(childCalls[1].body.messages[2]),

@@ -29,7 +29,7 @@ test.describe('sample prompts on the demo model', () => {
     await expect(
       sub.locator('[data-block="tool_result"]').filter({ hasText: 'pytest-cov' }).first(),
     ).toBeVisible();
-    const parentText = await page.getByRole('region', { name: 'Parent messages' }).innerText();
+    const parentText = await page.getByRole('region', { name: 'Parent messages' }).textContent();
     expect(parentText).not.toContain('"""');
 
     await expect(page.getByRole('region', { name: 'Log' })).toContainText('> task (');

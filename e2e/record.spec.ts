@@ -9,13 +9,16 @@ import { expect, open, parentList, PROMPTS, runSample, status, subagentRegion, t
 
 const stepSlider = (page: Page) => page.getByRole('slider', { name: 'Step' });
 
-/** The text of every message of every array on screen, region by region. */
+/**
+ * The text of every message of every array on screen, region by region. Text content, not inner
+ * text: messages out of view skip rendering (content-visibility), and their inner text is empty.
+ */
 async function arrays(page: Page): Promise<Record<string, string[]>> {
   const regions = page.getByRole('region', { name: /^(Parent|Subagent \d+) messages$/ });
   const out: Record<string, string[]> = {};
   for (const region of await regions.all()) {
     const name = (await region.getAttribute('aria-label'))!;
-    out[name] = await region.getByRole('listitem').allInnerTexts();
+    out[name] = await region.getByRole('listitem').allTextContents();
   }
   return out;
 }
@@ -109,7 +112,7 @@ test.describe('History, export and import', () => {
     await open(page, 'speed=normal');
     await page.getByRole('button', { name: PROMPTS.summarisePy, exact: true }).click();
     await expect(subagentRegion(page, 1).getByRole('listitem').nth(2)).toBeVisible({ timeout: 15_000 });
-    const before = await parentList(page).allInnerTexts();
+    const before = await parentList(page).allTextContents();
     await page.waitForTimeout(1200); // every event is saved within a second
     await page.reload();
     await expect(status(page)).toHaveText(/^Idle/);
@@ -120,7 +123,7 @@ test.describe('History, export and import', () => {
     await expect(run).toContainText('interrupted');
     await run.getByRole('button', { name: 'Open' }).click();
     await expect(status(page)).toHaveText(/^Stopped: interrupted/);
-    expect(await parentList(page).allInnerTexts()).toEqual(before);
+    expect(await parentList(page).allTextContents()).toEqual(before);
     await expect(subagentRegion(page, 1)).toBeVisible();
     await expect(page.getByRole('note')).toContainText('a run kept in History');
   });

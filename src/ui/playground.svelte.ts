@@ -168,6 +168,10 @@ export class Playground {
   #replay: Replay | undefined;
   #writer: ReturnType<History['keep']> | undefined;
   #spawned = 0;
+  /** Spares whose life the current record already notes. */
+  // Not state: nothing on screen reads it.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  #sparesRecorded = new Set<AgentId>();
   /**
    * A subagent's events, held until the parent's `task_start` for it is recorded: the parent's
    * worker asks for the subagent before it sends its queued events (so the worker starts sooner),
@@ -201,9 +205,12 @@ export class Playground {
     if (this.url.ignored.length) {
       this.notice = { key: 'notice.ignoredUrl', params: { list: this.url.ignored.join(', ') } };
     }
-    this.#agents = new AgentWorkers((worker, phase, atEpoch) =>
-      this.#record({ type: 'worker', worker, phase }, pageTime(atEpoch)),
-    );
+    this.#agents = new AgentWorkers((worker, phase, atEpoch) => {
+      // A spare's life between runs is not part of the record: a run notes it when it starts.
+      if (worker === this.#agents.spare && !this.#controller) return;
+      if (worker === this.#agents.spare) this.#sparesRecorded.add(worker);
+      this.#record({ type: 'worker', worker, phase }, pageTime(atEpoch));
+    });
     this.sandbox = new SandboxSession(this.url, {
       onChanges: (changes) => this.#record({ type: 'files', changes }),
       onAdopted: () => {
@@ -450,11 +457,12 @@ export class Playground {
       status: run.view.status,
       figures: runFigures(run.view),
     }));
-    // The workers already alive when the record begins: the sandbox, the parent's ahead of time,
-    // and a spare for the first task (a row of its own in the timeline until a task takes it).
+    // The workers already alive when the record begins: the sandbox and the parent's, ahead of
+    // time (a spare is noted when the run starts: see #noteSpare).
+    this.#sparesRecorded.clear();
     this.#record({ type: 'worker', worker: 'sandbox', phase: 'ready' });
     for (const id of this.#agents.live) {
-      this.#record({ type: 'worker', worker: id, phase: this.#agents.isReady(id) ? 'ready' : 'created' });
+      if (id !== this.#agents.spare) this.#record({ type: 'worker', worker: id, phase: 'ready' });
     }
     return run;
   }
@@ -500,6 +508,7 @@ export class Playground {
     let releasePort = () => {};
     this.#record({ type: 'run', prompt, settings: this.#runSettings() });
     this.#record({ type: 'status', status: { kind: 'running' } });
+    this.#noteSpare();
 
     try {
       // A stopped turn's dangling tail is not sent again: the parent's first event trims it.
@@ -616,6 +625,17 @@ export class Playground {
       );
       measure('subagent:run', start, performance.now());
     }
+  }
+
+  /**
+   * The spare waiting for this run's first task, in the record: a row of its own in the timeline
+   * until a task takes it.
+   */
+  #noteSpare(): void {
+    const spare = this.#agents.spare;
+    if (!spare || this.#sparesRecorded.has(spare)) return;
+    this.#sparesRecorded.add(spare);
+    this.#record({ type: 'worker', worker: spare, phase: this.#agents.isReady(spare) ? 'ready' : 'created' });
   }
 
   /**
