@@ -76,6 +76,11 @@ export class LocalSandboxHost implements SandboxHost {
     return this.api.readFile(path).then(sandboxAnswers.readFile);
   }
 
+  /** Loads python3's runtime (Pyodide) now, in the sandbox's nested worker. */
+  async preloadPython(): Promise<void> {
+    await this.api.preloadRuntime('python');
+  }
+
   readBytes(path: string, offset: number, length: number): Promise<FileSlice> {
     return this.api.readBytes(path, offset, length).then(sandboxAnswers.readBytes);
   }

@@ -186,6 +186,16 @@ export class SandboxSession {
     this.#connections.clear();
   }
 
+  /**
+   * Loads python3's runtime (Pyodide, seconds) ahead of its first use, in the offline sandbox's
+   * own nested worker: nothing on this page's thread or the sandbox's waits for it. WebContainer
+   * has its own python3.
+   */
+  preloadPython(): void {
+    const host = this.#host;
+    if (host instanceof LocalSandboxHost) void host.preloadPython().catch(() => {});
+  }
+
   /** The sample project again, as mounted at the start: a fresh copy for the next run. */
   async reset(): Promise<void> {
     const host = this.#host;

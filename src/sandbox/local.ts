@@ -19,7 +19,13 @@
 import { Bash, InMemoryFs, defineCommand } from 'just-bash';
 import type { CpOptions, FileContent, FsStat, IFileSystem, MkdirOptions, RmOptions } from 'just-bash';
 import type { AgentId } from '../core/messages';
-import { LanguageRuntimes, RUNTIME_COMMAND_NAMES, type RuntimeExec, type RuntimeProgress } from './runtimes';
+import {
+  LanguageRuntimes,
+  RUNTIME_COMMAND_NAMES,
+  type RuntimeExec,
+  type RuntimeName,
+  type RuntimeProgress,
+} from './runtimes';
 import type { PythonHost } from './runtimes/python-host';
 import { isWithin, normalize, osError, parentOf, writeText } from './paths';
 import { SHELL_COMMANDS, normalizeGrepArgs, normalizeXargsArgs } from './shell-args';
@@ -373,6 +379,11 @@ export class LocalSandbox implements Sandbox, ByteReader {
   }
 
   /** Reports the first load of `node` (QuickJS) and `python3` (Pyodide), for the screen. */
+  /** Loads node's or python3's runtime now, ahead of the first command that needs it. */
+  preloadRuntime(runtime: RuntimeName): Promise<void> {
+    return this.#runtimes.preload(runtime);
+  }
+
   onRuntimeProgress(listener: (progress: RuntimeProgress) => void): () => void {
     return this.#runtimes.onProgress(listener);
   }

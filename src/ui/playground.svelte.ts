@@ -65,6 +65,10 @@ export type { RunStatus };
 
 /** The longest the screen is held still while a subagent worker starts (see Playground.#hold). */
 const HOLD_MS = 150;
+/** python3's idle-time load starts this long after the sandbox is ready (see #preloadPython)... */
+const PRELOAD_AFTER_MS = 2500;
+/** ...in the first idle moment, or after this much more at the latest. */
+const PRELOAD_IDLE_MS = 3000;
 
 /** The page's timeline position of an epoch time measured in any thread. */
 function pageTime(epoch: number): number {
@@ -331,6 +335,7 @@ export class Playground {
       if (this.boot.kind === 'booting') this.boot = { kind: 'idle' };
       this.#agents.startParent();
       this.#prepareSpare();
+      setTimeout(() => later(() => this.#preloadPython(), PRELOAD_IDLE_MS), PRELOAD_AFTER_MS);
     } catch (error) {
       this.boot = { kind: 'failed', reason: bootFailure(error) };
       throw error;
@@ -541,6 +546,7 @@ export class Playground {
       void this.#writer?.save();
       performance.mark('run:finished');
       this.#prepareSpare();
+      if (this.#preloadAfterRun) later(() => this.#preloadPython(), PRELOAD_IDLE_MS);
     }
   }
 
@@ -625,6 +631,27 @@ export class Playground {
       );
       measure('subagent:run', start, performance.now());
     }
+  }
+
+  /** Set when python3's idle-time load waits for the run under way to end. */
+  #preloadAfterRun = false;
+
+  /**
+   * On the python sample, python3's runtime loads in idle time once the page has settled, so
+   * that prompt 3's check does not wait seconds for Pyodide. It is off the critical path (its own
+   * worker), it waits for a run under way to end, and it is skipped when the browser asks to save
+   * data: then the first python3 loads it, as before.
+   */
+  #preloadPython(): void {
+    if (this.url.sample !== 'python') return;
+    const connection = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection;
+    if (connection?.saveData) return;
+    if (this.running) {
+      this.#preloadAfterRun = true;
+      return;
+    }
+    this.#preloadAfterRun = false;
+    this.sandbox.preloadPython();
   }
 
   /**

@@ -34,6 +34,7 @@ function fakeWorker() {
     watch: vi.fn(),
     watchRuntimes: vi.fn(),
     readBytes: vi.fn(async () => ({ size: 1, bytes: new Uint8Array(1) })),
+    preloadRuntime: vi.fn(async () => {}),
   } satisfies SandboxWorkerApi;
 }
 
@@ -112,6 +113,7 @@ describe('sandbox worker ← page', () => {
     await expect(served.readBytes('/p/a', -1, 10)).rejects.toThrow('readBytes: offset');
     await expect(served.readBytes('/p/a', 0, Number.NaN)).rejects.toThrow('readBytes: length');
     await expect(served.readFile(7 as never)).rejects.toThrow('readFile: path');
+    await expect(served.preloadRuntime('ruby' as never)).rejects.toThrow('preloadRuntime: runtime');
     for (const method of [
       'boot',
       'connect',
@@ -120,6 +122,7 @@ describe('sandbox worker ← page', () => {
       'watchRuntimes',
       'readBytes',
       'readFile',
+      'preloadRuntime',
     ] as const)
       expect(worker[method]).not.toHaveBeenCalled();
     port1.close();
@@ -132,6 +135,8 @@ describe('sandbox worker ← page', () => {
     const { port1 } = new MessageChannel();
     served.connect(port1, 2, new Int32Array(new SharedArrayBuffer(4)));
     expect(worker.connect).toHaveBeenCalledOnce();
+    await served.preloadRuntime('python');
+    expect(worker.preloadRuntime).toHaveBeenCalledWith('python');
     port1.close();
   });
 });

@@ -16,7 +16,7 @@
 import * as v from 'valibot';
 import { acceptOrWarn, checked, expectString, isRecord, ProtocolError } from '../core/schema.ts';
 import type { AgentId } from '../core/messages';
-import type { RuntimeProgress } from '../sandbox/runtimes';
+import type { RuntimeName, RuntimeProgress } from '../sandbox/runtimes';
 import type { ExecResult, FileChange, FileEntry, FileSlice } from '../sandbox/sandbox';
 import type { SampleName } from '../sandbox/samples';
 
@@ -71,6 +71,8 @@ export interface SandboxWorkerApi extends SandboxRemote {
   readBytes(path: string, offset: number, length: number): Promise<FileSlice>;
   /** Sends the first-use loading of node (QuickJS) and python3 (Pyodide), for the screen. */
   watchRuntimes(listener: (progress: RuntimeProgress) => void): void;
+  /** Loads a runtime ahead of its first use (python3 in idle time: Pyodide takes seconds). */
+  preloadRuntime(runtime: RuntimeName): Promise<void>;
 }
 
 /**
@@ -196,6 +198,8 @@ export function servedSandboxWorker(api: SandboxWorkerApi): SandboxWorkerApi {
     disconnect: (connection) => api.disconnect(checked(id, connection, 'disconnect: id')),
     watch: (listener) => api.watch(checked(callback, listener, 'watch: listener')),
     watchRuntimes: (listener) => api.watchRuntimes(checked(callback, listener, 'watchRuntimes: listener')),
+    preloadRuntime: async (runtime) =>
+      api.preloadRuntime(checked(v.picklist(['node', 'python']), runtime, 'preloadRuntime: runtime')),
     readBytes: async (p, offset, length) =>
       api.readBytes(
         checked(path, p, 'readBytes: path'),

@@ -115,6 +115,10 @@ const api = servedSandboxWorker({
     runtimeListener = callback;
   },
 
+  preloadRuntime(runtime) {
+    return ready().preloadRuntime(runtime);
+  },
+
   async readBytes(path, offset, length) {
     const slice = await ready().readBytes(path, offset, length);
     return Comlink.transfer(slice, [slice.bytes.buffer]);

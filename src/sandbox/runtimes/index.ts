@@ -153,6 +153,14 @@ export class LanguageRuntimes {
     return notes.join('');
   }
 
+  /**
+   * Loads a runtime ahead of its first use, as that use would (progress included), so that the
+   * first command does not wait for it. A failed load is left for that command to report.
+   */
+  async preload(runtime: RuntimeName): Promise<void> {
+    await (runtime === 'python' ? this.#loadPython() : this.#loadNode()).catch(() => {});
+  }
+
   /** The commands for one exec: `node`, `nodejs`, `python3`, `python`. */
   commands(exec: RuntimeExec): Command[] {
     const node = (args: string[], ctx: CommandContext) => this.#node(args, ctx, exec);

@@ -1,0 +1,42 @@
+/**
+ * On the python sample, python3's runtime (Pyodide, seconds) loads in idle time once the page has
+ * settled: prompt 3's check then starts at once. The header shows the load as it goes; a browser
+ * that asks to save data loads it on first use instead.
+ */
+import { expect, open, PROMPTS, runSample, test } from './fixtures';
+
+test('a page left open loads python3 ahead: prompt 3 runs it with no wait for Pyodide', async ({ page }) => {
+  test.setTimeout(60_000);
+  await open(page);
+  const note = page.locator('[data-runtime="python"]');
+  await expect(note).toHaveAttribute('data-phase', 'ready', { timeout: 30_000 });
+  await expect(note).toContainText('python3 (Pyodide)');
+
+  await runSample(page, PROMPTS.module);
+  const outputs = await page.evaluate(() => {
+    const record = (window as unknown as { __s04: { record: { events: Array<Record<string, unknown>> } } })
+      .__s04.record;
+    const ids = record.events
+      .filter((e) => e.type === 'tool_start' && JSON.stringify(e.input).includes('python3'))
+      .map((e) => e.id);
+    return record.events.filter((e) => e.type === 'tool_end' && ids.includes(e.id)).map((e) => e.output);
+  });
+  expect(outputs.length).toBeGreaterThan(0);
+  for (const output of outputs) expect(output).not.toContain('loading Pyodide');
+  expect(outputs.at(-1)).toMatch(/passed\nexit code: 0$/);
+});
+
+test('when the browser asks to save data, python3 is not loaded ahead', async ({ page }) => {
+  await page.addInitScript(() =>
+    Object.defineProperty(navigator, 'connection', { value: { saveData: true }, configurable: true }),
+  );
+  await open(page);
+  await page.waitForTimeout(5000);
+  await expect(page.locator('[data-runtime="python"]')).toHaveCount(0);
+});
+
+test('the TypeScript sample does not load python3 ahead', async ({ page }) => {
+  await open(page, 'speed=instant&sample=typescript');
+  await page.waitForTimeout(5000);
+  await expect(page.locator('[data-runtime="python"]')).toHaveCount(0);
+});
