@@ -13,6 +13,10 @@
  *   - what the relay (build/relay.ts) adds to the time to first byte of a streamed call to the
  *     mock API, direct vs relayed over 50 requests each (scripts/relay-ttfb.mjs)
  *   - language:switch, from a choice in the Language menu to the next painted frame
+ *   - cold figures: 5 fresh pages, prompt 1 clicked as soon as the sandbox is ready (the first
+ *     spawn, the first read_file, click to Finished)
+ *   - prompt 3's first python3 on a page left open for 10 s (Pyodide loads in idle time)
+ *   - Compare on prompt 1, from the click to both results; the chart of 1,000 model calls
  *
  * Usage: npm run bench   (builds, serves on 127.0.0.1:41732, runs, stops the server)
  */
@@ -107,6 +111,32 @@ const results = {};
       { median: round(median(values)), min: round(Math.min(...values)), max: round(Math.max(...values)) },
     ]),
   );
+
+  // 1d. Prompt 3 on a page left open for 10 s: its first python3 (Pyodide loads in idle time).
+  const python3First = [];
+  for (let i = 0; i < 3; i++) {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(`${URL_BASE}/?speed=instant`);
+    await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
+    await page.waitForTimeout(10_000);
+    await clickToFinished(page, 'Use a task to create a new module, then verify it from here');
+    python3First.push(
+      await page.evaluate(() => {
+        const events = window.__s04.record.events;
+        const start = events.find(
+          (e) => e.type === 'tool_start' && JSON.stringify(e.input).includes('python3'),
+        );
+        const end = events.find((e) => e.type === 'tool_end' && e.id === start.id);
+        return end.t - start.t;
+      }),
+    );
+    await page.close();
+  }
+  results.python3FirstAfter10sMs = {
+    median: round(median(python3First)),
+    max: round(Math.max(...python3First)),
+    runs: python3First.length,
+  };
 
   // 1c. Compare on prompt 1: from the click to both runs' figures, on fresh pages.
   const comparisons = [];
@@ -402,6 +432,7 @@ const targets = [
   ['cold: first subagent:spawn (median, ms)', results.cold.spawn.median, 20],
   ['cold: first tool:read_file (median, ms)', results.cold.readFile.median, 2],
   ['cold: prompt 1 click to Finished (median, ms)', results.cold.clickToFinished.median, 300],
+  ["prompt 3's first python3 on a page open 10 s (median, ms)", results.python3FirstAfter10sMs.median, 1000],
   ['Compare on prompt 1, click to both results (median, ms)', results.compareMs.median, 1500],
   ['chart of 1,000 model calls drawn (median, ms)', results.chart1000CallsDrawMs.median, 100],
   ['language switch (median, ms)', results.languageSwitchMs.median, 100],

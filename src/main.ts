@@ -1,8 +1,21 @@
 import './boot';
 import { mount } from 'svelte';
+import { chooseLanguage } from './settings/language';
+import { readUrlSettings } from './settings/url-settings';
 import App from './ui/App.svelte';
+import { loadLanguage } from './ui/i18n';
+import { storedLanguage } from './ui/language.svelte';
 import './ui/app.css';
+
+// The first screen is in the learner's language from its first paint: Chinese and Japanese are
+// chunks of their own, fetched alongside (English is in this script).
+const language = chooseLanguage({
+  url: readUrlSettings(location.search).lang,
+  stored: storedLanguage(),
+  browser: navigator.languages ?? [],
+});
+const strings = loadLanguage(language).catch(() => {}); // without them, English
 
 // The sandbox's worker was created by boot.ts; its script is fetched in a task of this thread,
 // so the screen is built one task later, to let that fetch start before the busy mount.
-setTimeout(() => mount(App, { target: document.getElementById('app')! }), 0);
+setTimeout(() => void strings.then(() => mount(App, { target: document.getElementById('app')! })), 0);

@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RecordError, type RecordProblem } from '../run/check';
 import { StorageProblem, type StorageProblemCode } from '../run/store';
 import { DEFAULTS, settingsProblem } from '../settings/model-settings';
-import { forgetTranslations, resources, t } from './i18n';
+import type { Language } from '../settings/language';
+import { forgetTranslations, loadLanguage, resources, t } from './i18n';
 import { locale } from './language.svelte';
 import { say, sentenceOf } from './sentence';
 
@@ -61,7 +62,12 @@ function differences(english: Tree, other: Tree, otherForms: string[]): string[]
   return [...new Set(problems)];
 }
 
-const tree = (language: keyof typeof resources) => resources[language].translation as unknown as Tree;
+const tree = (language: Language) => resources[language]!.translation as unknown as Tree;
+
+beforeAll(async () => {
+  await loadLanguage('zh');
+  await loadLanguage('ja');
+});
 
 afterEach(() => {
   locale.current = 'en';
@@ -106,7 +112,7 @@ describe('the locales', () => {
     locale.current = 'ja';
     expect(t('prompt.run')).toBe('実行');
     expect(t('status.failed', { reason: 'boom' })).toBe('失敗：boom');
-    const zh = resources.zh.translation as unknown as Tree;
+    const zh = resources.zh!.translation as unknown as Tree;
     const saved = (zh.prompt as Tree).run;
     delete (zh.prompt as Tree).run;
     forgetTranslations();

@@ -1,6 +1,7 @@
 /**
- * Every string the screen shows goes through `t`. The locales are small and bundled, so the first
- * render already has its text in any language and a switch needs no fetch. `t` reads the current
+ * Every string the screen shows goes through `t`. English is in the page's first script; Chinese
+ * and Japanese are chunks of their own, loaded before the first render that needs them (see
+ * main.ts) and otherwise in idle time, so that a switch rarely waits for one. `t` reads the current
  * language from `locale` (a `$state`), which is what makes the screen follow a switch: Svelte
  * re-runs whatever called `t`. A key missing in a language falls back to English.
  *
@@ -12,14 +13,22 @@ import i18next, { type TOptions } from 'i18next';
 import type { Language } from '../settings/language';
 import { locale } from './language.svelte';
 import en from './locales/en.json';
-import ja from './locales/ja.json';
-import zh from './locales/zh.json';
 
-export const resources = {
-  en: { translation: en },
-  zh: { translation: zh },
-  ja: { translation: ja },
-} as const satisfies Record<Language, unknown>;
+/** A locale's strings: keys, nested by screen part. */
+interface Strings {
+  [key: string]: string | Strings;
+}
+
+/** The strings of each language loaded so far (English always). */
+export const resources: { en: { translation: Strings } } & Partial<
+  Record<Language, { translation: Strings }>
+> = { en: { translation: en } };
+
+const LOADERS: Record<Exclude<Language, 'en'>, () => Promise<{ default: Strings }>> = {
+  zh: () => import('./locales/zh.json'),
+  ja: () => import('./locales/ja.json'),
+};
+const loading = new Map<Language, Promise<void>>();
 
 const i18n = i18next.createInstance();
 void i18n.init({
@@ -41,6 +50,22 @@ const memo = new Map<string, string>();
 const MEMO_MAX = 20_000;
 /** Values this long (a whole task description, a reason) are rare; they are not kept. */
 const MEMO_ID_MAX = 500;
+
+/** Loads a language's strings if they are not loaded yet; English is always there. */
+export function loadLanguage(language: Language): Promise<void> {
+  if (language === 'en') return Promise.resolve();
+  let done = loading.get(language);
+  if (!done) {
+    done = LOADERS[language]().then((module) => {
+      resources[language] = { translation: module.default };
+      i18n.addResourceBundle(language, 'translation', module.default);
+      forgetTranslations();
+    });
+    done.catch(() => loading.delete(language)); // a failed fetch is tried again next time
+    loading.set(language, done);
+  }
+  return done;
+}
 
 /** Forgets the translated strings kept so far (after a locale's strings change). */
 export function forgetTranslations(): void {

@@ -51,12 +51,12 @@ import {
   settingsProblem,
   type ModelSettings,
 } from '../settings/model-settings';
-import { chooseLanguage } from '../settings/language';
+import { chooseLanguage, LANGUAGES } from '../settings/language';
 import { DEFAULT_MODEL, readUrlSettings, type UrlSettings } from '../settings/url-settings';
 import type { AgentSettings, WorkerEvent } from '../workers/protocol';
 import { Comparison } from './comparison.svelte';
 import { History } from './history.svelte';
-import { t } from './i18n';
+import { loadLanguage, t } from './i18n';
 import { storedLanguage, useLanguage } from './language.svelte';
 import { Playback } from './playback.svelte';
 import { say, sentenceOf, settingsSentence, type Sentence } from './sentence';
@@ -336,6 +336,8 @@ export class Playground {
       this.#agents.startParent();
       this.#prepareSpare();
       setTimeout(() => later(() => this.#preloadPython(), PRELOAD_IDLE_MS), PRELOAD_AFTER_MS);
+      // The other languages' strings, in idle time: a switch then waits for no fetch.
+      later(() => LANGUAGES.forEach((language) => void loadLanguage(language).catch(() => {})), 5000);
     } catch (error) {
       this.boot = { kind: 'failed', reason: bootFailure(error) };
       throw error;
