@@ -292,4 +292,21 @@ describe("node's modules from npm packages", () => {
       exitCode: 0,
     });
   });
+
+  it("lays out long arrays and circular objects as Node's inspect does, and reads files as Buffers", async () => {
+    const script = [
+      "const fs = require('fs');",
+      'console.log([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);',
+      "const o = { name: 'o' }; o.self = o; console.log(o);",
+      "fs.writeFileSync('b.bin', 'hi'); console.log(fs.readFileSync('b.bin'));",
+    ].join('\n');
+    await sandbox.writeFile(`${W}/layout.js`, script);
+    expect(await run(sandbox, 'node layout.js')).toMatchObject({
+      stdout:
+        '[\n  1, 2, 3, 4,  5,\n  6, 7, 8, 9, 10\n]\n' +
+        "<ref *1> { name: 'o', self: [Circular *1] }\n<Buffer 68 69>\n",
+      stderr: '',
+      exitCode: 0,
+    });
+  });
 });

@@ -3,9 +3,10 @@
  *
  *   runNode ─ new runtime (64 MB, interrupt at the deadline)
  *     ├─ node-prelude/     the Node-like world inside QuickJS: npm packages (path, events,
- *     │                    buffer, util, assert) and our own fs, require, process, bundled
- *     │                    into chunks when Vite loads it (build/node-prelude.ts); the
- *     │                    packages' chunks are compiled on first use (host `chunk`)
+ *     │                    buffer, string_decoder) and our own fs, require, process,
+ *     │                    util.inspect, util, assert, bundled into chunks when Vite loads
+ *     │                    it (build/node-prelude.ts); the lazy chunks (Buffer, inspect,
+ *     │                    util, assert) are compiled on first use (host `chunk`)
  *     ├─ host functions    synchronous: write, fs over the FileTree, compile, exit, clock
  *     └─ event loop        here, outside QuickJS: pending jobs, then timers, awaiting between
  *                          them so the sandbox worker stays responsive while a script sleeps

@@ -1,8 +1,8 @@
 /**
  * Hand-written: console writes to the host's stdout and stderr (fd 1 and 2), which collect the
- * command's output. What it prints is util.format's, Node's own (lazy/inspect.js), loaded the
- * first time a value needs it: strings, numbers, booleans, null and undefined print as String()
- * gives them, as Node's format does, so `console.log('done', 3)` costs no inspect.
+ * command's output. What it prints is util.format's (lazy/inspect.js), compiled the first time a
+ * value needs it: strings, numbers, booleans, null and undefined print as String() gives them, as
+ * Node's format does, so `console.log('done', 3)` costs no inspect.
  */
 import { host, lazy } from './host.js';
 import { userFrames } from './errors.js';

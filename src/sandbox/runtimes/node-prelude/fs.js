@@ -155,8 +155,8 @@ export const fs = {
     if (encoding && /^utf-?8$/i.test(encoding)) return fsCall('readText', [target], 'open', target);
     const bytes = host.readBytes(target);
     if (typeof bytes === 'string') throw fsError(bytes, 'open', target);
-    const buffer = buffer().from(bytes);
-    return encoding ? buffer.toString(encoding) : buffer;
+    const data = buffer().from(bytes);
+    return encoding ? data.toString(encoding) : data;
   },
   writeFileSync(file, data, options) {
     writeData(file, data, options, false);

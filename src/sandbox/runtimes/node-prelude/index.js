@@ -1,13 +1,13 @@
 /**
  * The Node.js world a `node` script sees inside QuickJS. Maintained packages provide what they
- * can; the rest is hand-written because only this sandbox can do it, each file saying why:
+ * can at little cost; the rest is hand-written, each file saying why:
  *
  *   path            path-browserify, with Node's argument errors    path.js
  *   events          events
  *   buffer          buffer                                          lazy/buffer.js
- *   util            util, with node-inspect-extracted's inspect     lazy/util.js, lazy/inspect.js
- *   assert          assert                                          lazy/assert.js
  *   string_decoder  string_decoder                                  lazy/string_decoder.js
+ *   util.inspect    hand-written: Node's own cost 4x a run          lazy/inspect.js
+ *   util, assert    hand-written, printing with inspect.js          lazy/util.js, lazy/assert.js
  *   fs              hand-written, over the host's shared tree       fs.js
  *   require         hand-written, CommonJS over that tree           modules.js
  *   process, console, timers, os, TextEncoder, uncaught errors: hand-written, over the host
