@@ -2,6 +2,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
 import { earlySandbox } from './build/early-sandbox.ts';
 import { justBashSplit } from './build/just-bash-split.ts';
+import { nodePrelude } from './build/node-prelude.ts';
 import { pyodideAssets } from './build/pyodide-assets.ts';
 import { relay } from './build/relay.ts';
 import { staticAssets } from './build/static-assets.ts';
@@ -16,6 +17,7 @@ export default defineConfig({
   plugins: [
     svelte(),
     justBashSplit(),
+    nodePrelude(),
     earlySandbox(),
     pyodideAssets(isolation),
     staticAssets(isolation),
@@ -23,7 +25,7 @@ export default defineConfig({
   ],
   server: { headers: isolation },
   preview: { headers: isolation },
-  worker: { format: 'es', plugins: () => [justBashSplit()] },
+  worker: { format: 'es', plugins: () => [justBashSplit(), nodePrelude()] },
   build: { target: 'es2022' },
   test: {
     include: ['src/**/*.test.ts', 'build/**/*.test.ts'],

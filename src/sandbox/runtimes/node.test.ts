@@ -242,3 +242,71 @@ describe('node is offline', () => {
     expect(result).toMatchObject({ stdout: '[]\n', exitCode: 0 });
   });
 });
+
+describe("node's modules from npm packages", () => {
+  it('prints values, Buffers, promises and errors as Node does', async () => {
+    const values = await run(
+      sandbox,
+      `node -e "console.log(new Map([[1, { a: [1, 2] }]]), new Set(['x']), Buffer.from('hi'), Promise.resolve(42), [undefined, null], -0)"`,
+    );
+    expect(values.stdout).toBe(
+      "Map(1) { 1 => { a: [ 1, 2 ] } } Set(1) { 'x' } <Buffer 68 69> Promise { 42 } [ undefined, null ] -0\n",
+    );
+    const caught = await run(
+      sandbox,
+      `node -e "const e = new Error('boom'); e.code = 'E_BOOM'; console.log(e)"`,
+    );
+    expect(caught.stdout).toMatch(/^Error: boom\n {4}at .*\[eval\][^\n]* \{\n {2}code: 'E_BOOM'\n\}\n$/);
+  });
+
+  it("fails with assert's and path's messages and codes, as Node's", async () => {
+    const assertion = await run(sandbox, `node -e "require('assert').strictEqual(1, 2)"`);
+    expect(assertion.exitCode).toBe(1);
+    expect(assertion.stderr).toMatch(
+      /^AssertionError \[ERR_ASSERTION\]: Expected values to be strictly equal:\n\n1 !== 2\n\n {4}at /,
+    );
+    expect(assertion.stderr).toMatch(/operator: 'strictEqual'\n\}\n\nNode\.js v/);
+    const path = await run(sandbox, `node -e "require('path').join('a', 1)"`);
+    expect(path.stderr).toMatch(
+      /^TypeError \[ERR_INVALID_ARG_TYPE\]: The "path" argument must be of type string\. Received type number \(1\)\n/,
+    );
+  });
+
+  it('has util, events, buffer and string_decoder', async () => {
+    const script = [
+      "const util = require('util');",
+      "const { once, EventEmitter } = require('events');",
+      "const { StringDecoder } = require('string_decoder');",
+      'const e = new EventEmitter();',
+      "once(e, 'ready').then(([v]) => console.log('ready', v));",
+      "e.emit('ready', 7);",
+      "util.promisify((x, cb) => cb(null, x * 2))(21).then((v) => console.log('promisified', v));",
+      "const d = new StringDecoder('utf8'); const b = Buffer.from('é');",
+      "console.log(d.write(b.subarray(0, 1)) + d.write(b.subarray(1)), Buffer.from('aGk=', 'base64').toString('hex'), btoa('hi'));",
+      "console.log(util.isDeepStrictEqual({ a: [1] }, { a: [1] }), util.format('%s=%d %j', 'n', 4, { x: 1 }));",
+    ].join('\n');
+    await sandbox.writeFile(`${W}/mods.js`, script);
+    expect(await run(sandbox, 'node mods.js')).toMatchObject({
+      stdout: 'é 6869 aGk=\ntrue n=4 {"x":1}\nready 7\npromisified 42\n',
+      stderr: '',
+      exitCode: 0,
+    });
+  });
+
+  it("lays out long arrays and circular objects as Node's inspect does, and reads files as Buffers", async () => {
+    const script = [
+      "const fs = require('fs');",
+      'console.log([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);',
+      "const o = { name: 'o' }; o.self = o; console.log(o);",
+      "fs.writeFileSync('b.bin', 'hi'); console.log(fs.readFileSync('b.bin'));",
+    ].join('\n');
+    await sandbox.writeFile(`${W}/layout.js`, script);
+    expect(await run(sandbox, 'node layout.js')).toMatchObject({
+      stdout:
+        '[\n  1, 2, 3, 4,  5,\n  6, 7, 8, 9, 10\n]\n' +
+        "<ref *1> { name: 'o', self: [Circular *1] }\n<Buffer 68 69>\n",
+      stderr: '',
+      exitCode: 0,
+    });
+  });
+});

@@ -2,7 +2,11 @@
  * `node` on QuickJS: runs one script in a fresh QuickJS runtime over a FileTree (tree.ts).
  *
  *   runNode ─ new runtime (64 MB, interrupt at the deadline)
- *     ├─ node-prelude.js   the Node-like world, in plain JavaScript inside QuickJS
+ *     ├─ node-prelude/     the Node-like world inside QuickJS: npm packages (path, events,
+ *     │                    buffer, string_decoder) and our own fs, require, process,
+ *     │                    util.inspect, util, assert, bundled into chunks when Vite loads
+ *     │                    it (build/node-prelude.ts); the lazy chunks (Buffer, inspect,
+ *     │                    util, assert) are compiled on first use (host `chunk`)
  *     ├─ host functions    synchronous: write, fs over the FileTree, compile, exit, clock
  *     └─ event loop        here, outside QuickJS: pending jobs, then timers, awaiting between
  *                          them so the sandbox worker stays responsive while a script sleeps
@@ -17,7 +21,7 @@ import {
   type QuickJSHandle,
   type QuickJSWASMModule,
 } from 'quickjs-emscripten-core';
-import PRELUDE from './node-prelude.js?raw';
+import PRELUDE from './node-prelude/index.js?prelude';
 import { TreeError, type FileTree } from './tree';
 
 /** What `node --version` prints, without the `v`: honest about what runs. */
@@ -178,8 +182,7 @@ export async function runNode(run: NodeRun): Promise<NodeResult> {
       exit: (code) => (exitCode ??= code),
       outOfMemory: () => (outOfMemory = true),
     });
-    const factory = vm.unwrapResult(vm.evalCode(PRELUDE, 'node:internal/prelude', { type: 'global' }));
-    const init = vm.newString(
+    vm.newString(
       JSON.stringify({
         version: NODE_VERSION,
         quickjsVersion: QUICKJS_VERSION,
@@ -189,12 +192,11 @@ export async function runNode(run: NodeRun): Promise<NodeResult> {
         stdin: run.stdin,
         memoryLimitBytes: memoryLimit,
       }),
-    );
-    const apiResult = vm.callFunction(factory, vm.undefined, host, init);
-    factory.dispose();
-    init.dispose();
+    ).consume((init) => vm.setProp(host, 'init', init));
+    // The prelude takes the host away from the global object before any script runs (host.js).
+    vm.setProp(vm.global, '__nodeHost', host);
     host.dispose();
-    const api = vm.unwrapResult(apiResult);
+    const api = vm.unwrapResult(vm.evalCode(PRELUDE.script, 'node:internal/prelude', { type: 'global' }));
 
     try {
       start(vm, api, run.program, call, settle);
@@ -339,6 +341,19 @@ function installHost(
   define('outOfMemory', () => {
     control.outOfMemory();
     return undefined;
+  });
+  define('chunk', (name) => vm.newString(PRELUDE.chunks[vm.getString(name)] ?? ''));
+  define('promiseState', (promise) => {
+    const state = vm.getPromiseState(promise);
+    const pair = vm.newArray();
+    vm.newString(state.type).consume((type) => vm.setProp(pair, 0, type));
+    const value =
+      state.type === 'fulfilled' ? state.value : state.type === 'rejected' ? state.error : undefined;
+    if (value) {
+      vm.setProp(pair, 1, value);
+      if (value !== promise) value.dispose();
+    }
+    return pair;
   });
   define('utf8Encode', (text) => vm.newArrayBuffer(arrayBuffer(encoder.encode(vm.getString(text)))));
   define('utf8Decode', (buffer) =>
