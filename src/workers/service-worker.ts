@@ -4,15 +4,16 @@
  * cannot send headers (GitHub Pages), makes the page cross-origin isolated.
  *
  *   request ──► navigation to the app?  ──► index.html from the precache ─┐
- *          ├──► a file of this build?   ──► the precache (bytes checked) ─┤ + COOP/COEP headers
- *          ├──► <base>pyodide/…?        ──► cache first (bytes checked) ──┘   when missing
+ *          ├──► a file of this build?   ──► the precache (hash-checked) ──┤ + COOP/COEP headers
+ *          ├──► <base>pyodide/…?        ──► cache first (hash-checked) ───┘   when missing
  *          └──► anything else (the relay, model APIs, StackBlitz): not touched, straight to the network
  *
  * - **Precache**: every file of the build (the page, the workers, the just-bash commands,
- *   QuickJS's wasm) is fetched at install, checked against the SHA-384 the build wrote into the
- *   manifest (`integrity`), and served from the cache from then on. A file whose cached bytes
- *   no longer match is dropped and fetched again (Workbox repairs the entry), never served.
- *   index.html has a revision instead (a host may rewrite HTML, and a hash would then refuse it).
+ *   QuickJS's wasm) is fetched at install with the SHA-384 the build wrote into the manifest
+ *   (`integrity`: the browser refuses other bytes, and the install fails), and served from the
+ *   cache from then on. A kept file that was not checked against this hash is not served: Workbox
+ *   fetches it again, checked, and keeps it anew (`checkedKeeping`). index.html has a revision
+ *   instead (a host may rewrite HTML, and a hash would then refuse it).
  * - **Pyodide** (13 MB) is not fetched at install: the first `python3` loads it, and its files are
  *   kept then (cache first), checked against their hashes the same way. Its cache is named by its
  *   version; other versions' caches go when this worker activates.
@@ -42,60 +43,64 @@ const PYODIDE_CACHE = `${PYODIDE_CACHE_PREFIX}${__S04_PYODIDE__.version}`;
 /** At most this many files are fetched at once at install (Workbox alone fetches one at a time). */
 const INSTALL_CONCURRENCY = 8;
 
-/** The expected SHA-384 of a cached request's bytes, or undefined when it has none. */
-type IntegrityOf = (request: Request) => string | undefined;
+/** Where a kept response says which SHA-384 its bytes were checked against when fetched. */
+const CHECKED_HEADER = 'X-S04-Integrity';
 
-/**
- * Serves a cached response only if its bytes hash to what the build said; otherwise reports a
- * miss, so the strategy fetches it again (and, with an integrity to check, caches it again).
- * A response is checked once per life of this worker.
- */
-function checkedBytes(integrityOf: IntegrityOf): WorkboxPlugin {
-  const checked = new Set<string>();
-  return {
-    async cachedResponseWillBeUsed({ request, cachedResponse }) {
-      const expected = integrityOf(request);
-      if (!cachedResponse || !expected || checked.has(request.url)) return cachedResponse ?? null;
-      if ((await sha384(cachedResponse.clone())) !== expected) {
-        console.warn(`Dropped a damaged cache entry, fetching it again: ${request.url}`);
-        return null;
-      }
-      checked.add(request.url);
-      return cachedResponse;
-    },
-  };
-}
-
-async function sha384(response: Response): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-384', await response.arrayBuffer()));
-  let binary = '';
-  for (const byte of digest) binary += String.fromCharCode(byte);
-  return `sha384-${btoa(binary)}`;
-}
+/** The SHA-384 the build gave a URL's bytes, or undefined when it has none. */
+type IntegrityOf = (url: string) => string | undefined;
 
 /** COOP and COEP on a response that lacks them (a host that cannot set headers). */
 function isolated(response: Response): Response {
   if (response.type === 'opaque' || response.type === 'opaqueredirect' || response.status === 0)
     return response;
-  const names = Object.keys(ISOLATION_HEADERS);
-  if (names.every((name) => response.headers.has(name))) return response;
+  if (Object.keys(ISOLATION_HEADERS).every((name) => response.headers.has(name))) return response;
+  return withHeaders(response, ISOLATION_HEADERS);
+}
+
+function withHeaders(response: Response, added: Record<string, string>): Response {
   const headers = new Headers(response.headers);
-  for (const [name, value] of Object.entries(ISOLATION_HEADERS)) headers.set(name, value);
+  for (const [name, value] of Object.entries(added)) headers.set(name, value);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 /**
- * Kept with COOP/COEP already on (only whole 200 responses are kept): served as they are, with no
- * copy per request, which also keeps the browser's compiled code of a cached script usable.
+ * How a response is kept, and whether a kept one may be served.
+ *
+ * Kept: only a whole 200 response, with COOP/COEP already on (served as it is, no copy per
+ * request, so the browser's compiled code of a cached script stays usable), and marked with the
+ * hash it was fetched against: every fetch that fills these caches carries the build's
+ * `integrity`, so the browser has refused bytes that differ (a host's "not found" page, a cut
+ * download) before they get here.
+ *
+ * Served: only if it bears the mark of this build's hash for it. Anything else under that key
+ * (another writer's response, a lost mark) counts as not kept, and the strategy fetches it again
+ * with its hash and keeps it anew. Reading the mark costs nothing; hashing the bytes again on
+ * every start of the worker cost the second visit ~100 ms of its start (measured). Damage to
+ * the stored bytes themselves is the browser's to catch (its disk cache checksums each entry).
  */
-const keptIsolated: WorkboxPlugin = {
-  cacheWillUpdate: async ({ response }) => (response.status === 200 ? isolated(response) : null),
-};
+function checkedKeeping(integrityOf: IntegrityOf): WorkboxPlugin {
+  return {
+    cacheWillUpdate: async ({ request, response }) => {
+      if (response.status !== 200) return null;
+      const integrity = integrityOf(request.url);
+      return withHeaders(isolated(response), integrity ? { [CHECKED_HEADER]: integrity } : {});
+    },
+    cachedResponseWillBeUsed: async ({ request, cachedResponse }) => {
+      const expected = integrityOf(request.url);
+      if (!cachedResponse || !expected || cachedResponse.headers.get(CHECKED_HEADER) === expected)
+        return cachedResponse ?? null;
+      console.warn(`Not serving a cached file that was not checked against its hash: ${request.url}`);
+      return null;
+    },
+  };
+}
 
 const precache: PrecacheController = new PrecacheController({
+  // The plugin sees a file's URL when fetching it and its cache key (URL + revision) when reading.
   plugins: [
-    keptIsolated,
-    checkedBytes((request): string | undefined => precache.getIntegrityForCacheKey(request.url)),
+    checkedKeeping((url): string | undefined =>
+      precache.getIntegrityForCacheKey(precache.getCacheKeyForURL(url) ?? url),
+    ),
   ],
 });
 precache.addToCacheList(self.__WB_MANIFEST);
@@ -125,8 +130,7 @@ router.registerRoute(
     new CacheFirst({
       cacheName: PYODIDE_CACHE,
       plugins: [
-        keptIsolated,
-        checkedBytes((request) => pyodideIntegrity(request.url)),
+        checkedKeeping(pyodideIntegrity),
         // Fetched with its hash: a wrong file (a host's "not found" page) is refused, not kept.
         {
           requestWillFetch: async ({ request }) =>
