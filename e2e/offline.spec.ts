@@ -33,7 +33,7 @@ test.beforeAll(async () => {
   build = join(work, 'build-1');
   execFileSync('npx', ['vite', 'build', '--logLevel', 'error', '--outDir', build, '--emptyOutDir'], {
     env: { ...process.env, BASE_PATH: BASE },
-    stdio: 'inherit',
+    stdio: ['ignore', 'ignore', 'inherit'], // errors only
   });
   server = await serve();
 });
@@ -45,7 +45,7 @@ test.afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-/** The static host answers the relay's probe with 404: expected there. */
+/** The relay's probe fails on a static host (404) and offline: expected there. */
 function allowHostErrors(watch: Watch): void {
   watch.allow(/Failed to load resource: the server responded with a status of 404/);
   watch.allow(/Failed to load resource: net::ERR_INTERNET_DISCONNECTED/);
