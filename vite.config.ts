@@ -1,19 +1,34 @@
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
 import { earlySandbox } from './build/early-sandbox.ts';
 import { justBashSplit } from './build/just-bash-split.ts';
 import { nodePrelude } from './build/node-prelude.ts';
-import { pyodideAssets } from './build/pyodide-assets.ts';
+import { precacheIntegrity } from './build/precache-integrity.ts';
+import { pyodideAssets, pyodideIntegrity } from './build/pyodide-assets.ts';
 import { relay } from './build/relay.ts';
 import { staticAssets } from './build/static-assets.ts';
+import { ISOLATION_HEADERS } from './src/sandbox/isolation.ts';
 
 /** Cross-origin isolation: needed by WebContainer and by SharedArrayBuffer in the workers. */
-const isolation = {
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
-};
+const isolation = { ...ISOLATION_HEADERS };
+const integrity = precacheIntegrity();
+
+/**
+ * Where the app is served from: `/` by default, `BASE_PATH=/<repo>/` for a sub-path such as
+ * GitHub Pages' `https://<user>.github.io/<repo>/`. Absolute, because the workers, Pyodide and
+ * the service worker's scope are found from it, whatever the worker's own URL.
+ */
+function basePath(value = process.env.BASE_PATH): string {
+  if (!value) return '/';
+  if (!value.startsWith('/')) throw new Error(`BASE_PATH must start with "/" (like /my-repo/), not ${value}`);
+  return value.endsWith('/') ? value : `${value}/`;
+}
 
 export default defineConfig({
+  base: basePath(),
+  // The service worker keeps Pyodide's files once loaded and checks them against these.
+  define: { __S04_PYODIDE__: JSON.stringify(pyodideIntegrity()) },
   plugins: [
     svelte(),
     justBashSplit(),
@@ -22,6 +37,27 @@ export default defineConfig({
     pyodideAssets(isolation),
     staticAssets(isolation),
     relay(),
+    integrity.plugin,
+    // One service worker for offline use and isolation (src/workers/service-worker.ts); the page
+    // registers it itself (src/page/service-worker.svelte.ts), and never on the dev server.
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src/workers',
+      filename: 'service-worker.ts',
+      injectRegister: false,
+      manifest: false,
+      devOptions: { enabled: false },
+      injectManifest: {
+        rollupFormat: 'iife',
+        // Every file of the build but Pyodide (13 MB, kept on its first use) and the compressed
+        // copies beside the files (static-assets.ts).
+        globPatterns: ['**/*.{html,js,css,wasm,json,svg}'],
+        globIgnores: ['pyodide/**', '**/*.br'],
+        maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
+        // Each file's SHA-384 (build/precache-integrity.ts), checked when fetched and when served.
+        manifestTransforms: [integrity.transform],
+      },
+    }),
   ],
   server: { headers: isolation },
   preview: { headers: isolation },

@@ -1,4 +1,4 @@
-import type { Plugin } from 'vite';
+import type { Plugin, ResolvedConfig } from 'vite';
 import { EARLY_BOOT_MESSAGE } from '../src/workers/sandbox-protocol.ts';
 
 /**
@@ -14,17 +14,22 @@ import { EARLY_BOOT_MESSAGE } from '../src/workers/sandbox-protocol.ts';
  * The app takes the worker over (src/page/local-sandbox.ts); in dev, src/boot.ts starts it.
  */
 export function earlySandbox(): Plugin {
+  let config: ResolvedConfig;
   return {
     name: 's04:early-sandbox',
     apply: 'build',
+    configResolved(resolved) {
+      config = resolved;
+    },
     transformIndexHtml: {
       order: 'post',
       handler(html, context) {
+        const base = config.base; // absolute ("/" or "/<repo>/"), see vite.config.ts
         const file = Object.keys(context.bundle ?? {}).find((name) => /(^|\/)sandbox-[\w-]+\.js$/.test(name));
         if (!file) throw new Error('early-sandbox: the sandbox worker is not in the bundle');
         const script =
           `if(new URLSearchParams(location.search).get('sandbox')!=='webcontainer'){` +
-          `const w=self.__s04EarlySandbox=new Worker(${JSON.stringify(`/${file}`)},{type:'module',name:'sandbox'});` +
+          `const w=self.__s04EarlySandbox=new Worker(${JSON.stringify(`${base}${file}`)},{type:'module',name:'sandbox'});` +
           `w.postMessage({type:${JSON.stringify(EARLY_BOOT_MESSAGE)},search:location.search})}`;
         return [{ tag: 'script', children: script, injectTo: 'head-prepend' }];
       },

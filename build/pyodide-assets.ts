@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -24,8 +25,31 @@ const CONTENT_TYPES: Record<string, string> = {
   json: 'application/json',
 };
 
+/** Where the pyodide package is installed. */
+function pyodideDir(): string {
+  return dirname(createRequire(import.meta.url).resolve('pyodide/package.json'));
+}
+
+/**
+ * Pyodide's version and each served file's SHA-384 (Subresource Integrity form): the service
+ * worker keeps the files once loaded, under a cache named by the version, and checks the bytes.
+ */
+export function pyodideIntegrity(): { version: string; integrity: Record<string, string> } {
+  const dir = pyodideDir();
+  const { version } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string };
+  const integrity = Object.fromEntries(
+    PYODIDE_FILES.map((name) => [
+      name,
+      `sha384-${createHash('sha384')
+        .update(readFileSync(join(dir, name)))
+        .digest('base64')}`,
+    ]),
+  );
+  return { version, integrity };
+}
+
 export function pyodideAssets(headers: Record<string, string> = {}): Plugin {
-  const dir = dirname(createRequire(import.meta.url).resolve('pyodide/package.json'));
+  const dir = pyodideDir();
   let base = '/';
   return {
     name: 's04:pyodide-assets',

@@ -2,7 +2,7 @@
 /**
  * Benchmarks the built playground in Chromium and prints its figures (and writes them to
  * bench-results/latest.json):
- *   - sandbox:ready after page load
+ *   - sandbox:ready after page load, and on a second visit offline (scripts/offline-visit.mjs)
  *   - subagent:spawn median (one throwaway worker per task)
  *   - tool:read_file and tool:bash medians, as the calling loop sees them
  *   - sample prompt 1 at speed=instant, from click to Finished
@@ -24,6 +24,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { chromium } from 'playwright';
 import { chromiumPath, serveBuiltApp } from './built-app.mjs';
 import { startMockApi } from './mock-api.mjs';
+import { offlineSecondVisits } from './offline-visit.mjs';
 import { bigRecord, parentCallsRecord } from './records.mjs';
 import { relayTtfb } from './relay-ttfb.mjs';
 
@@ -169,6 +170,14 @@ const results = {};
     median: round(median(comparisons)),
     max: round(Math.max(...comparisons)),
     runs: comparisons.length,
+  };
+
+  // 1e. sandbox:ready on a second visit with no network, the service worker started afresh.
+  const offline = await offlineSecondVisits(browser, URL_BASE, 11);
+  results.offlineSecondVisitSandboxReadyMs = {
+    median: round(median(offline)),
+    max: round(Math.max(...offline)),
+    runs: offline.length,
   };
 
   // 2-4. Prompt 1 at instant speed, several times in one page (follow-ups: one new subagent each).
@@ -425,6 +434,7 @@ console.log(JSON.stringify(results, null, 2));
 
 const targets = [
   ['sandbox:ready (median, ms)', results.sandboxReadyMs.median, 500],
+  ['sandbox:ready, second visit offline (median, ms)', results.offlineSecondVisitSandboxReadyMs.median, 300],
   ['subagent:spawn (median, ms)', results['subagent:spawn'].median, 50],
   ['tool:read_file (median, ms)', results['tool:read_file'].median, 5],
   ['prompt 1 click to Finished (median, ms)', results.prompt1ClickToFinishedMs.median, 2000],

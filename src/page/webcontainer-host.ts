@@ -18,6 +18,7 @@
 import * as Comlink from 'comlink';
 import type { FileChange, FileEntry, FileSlice } from '../sandbox/sandbox';
 import type { WebContainerSandbox } from '../sandbox/webcontainer';
+import { COEP } from '../sandbox/isolation';
 import { bootWebContainer, DEFAULT_BOOT_TIMEOUT_MS } from '../sandbox/webcontainer-boot';
 import type { ShellRunner } from '../sandbox/webcontainer-shell';
 import {
@@ -131,8 +132,8 @@ export class WebContainerSandboxHost implements SandboxHost {
   }
 
   async #start(timeoutMs: number): Promise<{ workdir: string }> {
-    // The page is served with COEP require-corp (vite.config.ts); the boot option must match it.
-    const wc = await bootWebContainer({ coep: 'require-corp', timeoutMs, workdirName: 'project' });
+    // The boot option must match the page's COEP, whether a server or the service worker sent it.
+    const wc = await bootWebContainer({ coep: COEP, timeoutMs, workdirName: 'project' });
     const [{ create }, { loadSample }] = await Promise.all([
       import('../sandbox/webcontainer'),
       import('../sandbox/samples'),

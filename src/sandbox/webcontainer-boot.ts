@@ -18,6 +18,7 @@
  * start at all, and loads the shell (webcontainer.ts, which bundles just-bash) only once it has.
  */
 import type { WebContainer } from '@webcontainer/api';
+import { COEP } from './isolation';
 
 /** How long the playground waits for WebContainer before it says it is unavailable. */
 export const DEFAULT_BOOT_TIMEOUT_MS = 15_000;
@@ -26,7 +27,7 @@ export const DEFAULT_BOOT_TIMEOUT_MS = 15_000;
 export type WebContainerLike = Pick<WebContainer, 'fs' | 'spawn' | 'mount' | 'workdir'>;
 
 export interface BootOptions {
-  /** Must match the page's Cross-Origin-Embedder-Policy header (vite.config.ts: require-corp). */
+  /** Must match the page's Cross-Origin-Embedder-Policy (src/sandbox/isolation.ts: require-corp). */
   coep?: 'require-corp' | 'credentialless';
   /** Give up after this long. */
   timeoutMs?: number;
@@ -76,7 +77,7 @@ export function cannotBootReason(environment: BootEnvironment = currentEnvironme
     return 'cannot start here: it runs only on the main thread of a browser page, and its runtime loads from StackBlitz, which needs internet';
   }
   if (!environment.isolated) {
-    return 'cannot start here: the page is not cross-origin isolated (it needs the Cross-Origin-Opener-Policy and Cross-Origin-Embedder-Policy headers)';
+    return 'cannot start here: the page is not cross-origin isolated (it needs the Cross-Origin-Opener-Policy and Cross-Origin-Embedder-Policy headers, from its host or its service worker)';
   }
   return null;
 }
@@ -94,7 +95,7 @@ function bootOnce(options: { coep: 'require-corp' | 'credentialless'; workdirNam
  * not isolated, timed out (the usual offline case), or the boot failed.
  */
 export async function bootWebContainer(options: BootOptions = {}): Promise<WebContainerLike> {
-  const { coep = 'require-corp', timeoutMs = DEFAULT_BOOT_TIMEOUT_MS, workdirName = 'project' } = options;
+  const { coep = COEP, timeoutMs = DEFAULT_BOOT_TIMEOUT_MS, workdirName = 'project' } = options;
   // A test's fake boot may run anywhere; the real one needs an isolated browser page.
   if (!options.boot || options.environment) {
     const reason = cannotBootReason(options.environment);

@@ -3,6 +3,7 @@
  * that fails loudly when a component is rendered outside its owner.
  */
 import { getContext, hasContext, setContext } from 'svelte';
+import type { ServiceWorkerHost } from '../page/service-worker.svelte';
 import type { Playground } from './playground.svelte';
 
 export interface Context<T> {
@@ -23,3 +24,6 @@ export function createContext<T>(name: string): Context<T> {
 
 /** The one Playground of the page. */
 export const playgroundContext = createContext<Playground>('Playground');
+
+/** The page's service worker: offline use, cross-origin isolation, updates. */
+export const serviceWorkerContext = createContext<ServiceWorkerHost>('ServiceWorkerHost');

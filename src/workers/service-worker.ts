@@ -1,0 +1,188 @@
+/// <reference lib="webworker" />
+/**
+ * The playground's one service worker: it keeps the app for offline use and, where the host
+ * cannot send headers (GitHub Pages), makes the page cross-origin isolated.
+ *
+ *   request ──► navigation to the app?  ──► index.html from the precache ─┐
+ *          ├──► a file of this build?   ──► the precache (hash-checked) ──┤ + COOP/COEP headers
+ *          ├──► <base>pyodide/…?        ──► cache first (hash-checked) ───┘   when missing
+ *          └──► anything else (the relay, model APIs, StackBlitz): not touched, straight to the network
+ *
+ * - **Precache**: every file of the build (the page, the workers, the just-bash commands,
+ *   QuickJS's wasm) is fetched at install with the SHA-384 the build wrote into the manifest
+ *   (`integrity`: the browser refuses other bytes, and the install fails), and served from the
+ *   cache from then on. A kept file that was not checked against this hash is not served: Workbox
+ *   fetches it again, checked, and keeps it anew (`checkedKeeping`). index.html has a revision
+ *   instead (a host may rewrite HTML, and a hash would then refuse it).
+ * - **Pyodide** (13 MB) is not fetched at install: the first `python3` loads it, and its files are
+ *   kept then (cache first), checked against their hashes the same way. Its cache is named by its
+ *   version; other versions' caches go when this worker activates.
+ * - **Isolation**: without COOP/COEP the page has no SharedArrayBuffer and WebContainer will not
+ *   boot. The worker adds both headers to what it serves (as coi-serviceworker does); the page
+ *   reloads once after the first install to be served by it (src/page/service-worker.svelte.ts).
+ * - **Updates** never mix two builds: a new build's worker installs its files beside the old
+ *   ones and waits; the page offers "Update available" and only its Reload asks the waiting worker
+ *   to take over (`skip-waiting`). The first install takes the page over at once (claim), so the
+ *   first visit's lazily loaded files and Pyodide come from, and are kept by, this worker.
+ */
+import type { WorkboxPlugin } from 'workbox-core';
+import { PrecacheController, PrecacheRoute, type PrecacheEntry } from 'workbox-precaching';
+import { Route, Router } from 'workbox-routing';
+import { CacheFirst } from 'workbox-strategies';
+import { ISOLATION_HEADERS } from '../sandbox/isolation';
+import { SKIP_WAITING } from './service-worker-protocol';
+
+declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> };
+/** Pyodide's files and their SHA-384 (build/pyodide-assets.ts), and its version. */
+declare const __S04_PYODIDE__: { version: string; integrity: Record<string, string> };
+
+const scope = new URL(self.registration.scope);
+const PYODIDE_PATH = `${scope.pathname}pyodide/`;
+const PYODIDE_CACHE_PREFIX = 's04-pyodide-';
+const PYODIDE_CACHE = `${PYODIDE_CACHE_PREFIX}${__S04_PYODIDE__.version}`;
+/** At most this many files are fetched at once at install (Workbox alone fetches one at a time). */
+const INSTALL_CONCURRENCY = 8;
+
+/** Where a kept response says which SHA-384 its bytes were checked against when fetched. */
+const CHECKED_HEADER = 'X-S04-Integrity';
+
+/** The SHA-384 the build gave a URL's bytes, or undefined when it has none. */
+type IntegrityOf = (url: string) => string | undefined;
+
+/** COOP and COEP on a response that lacks them (a host that cannot set headers). */
+function isolated(response: Response): Response {
+  if (response.type === 'opaque' || response.type === 'opaqueredirect' || response.status === 0)
+    return response;
+  if (Object.keys(ISOLATION_HEADERS).every((name) => response.headers.has(name))) return response;
+  return withHeaders(response, ISOLATION_HEADERS);
+}
+
+function withHeaders(response: Response, added: Record<string, string>): Response {
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(added)) headers.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/**
+ * How a response is kept, and whether a kept one may be served.
+ *
+ * Kept: only a whole 200 response, with COOP/COEP already on (served as it is, no copy per
+ * request, so the browser's compiled code of a cached script stays usable), and marked with the
+ * hash it was fetched against: every fetch that fills these caches carries the build's
+ * `integrity`, so the browser has refused bytes that differ (a host's "not found" page, a cut
+ * download) before they get here.
+ *
+ * Served: only if it bears the mark of this build's hash for it. Anything else under that key
+ * (another writer's response, a lost mark) counts as not kept, and the strategy fetches it again
+ * with its hash and keeps it anew. Reading the mark costs nothing; hashing the bytes again on
+ * every start of the worker cost the second visit ~100 ms of its start (measured). Damage to
+ * the stored bytes themselves is the browser's to catch (its disk cache checksums each entry).
+ */
+function checkedKeeping(integrityOf: IntegrityOf): WorkboxPlugin {
+  return {
+    cacheWillUpdate: async ({ request, response }) => {
+      if (response.status !== 200) return null;
+      const integrity = integrityOf(request.url);
+      return withHeaders(isolated(response), integrity ? { [CHECKED_HEADER]: integrity } : {});
+    },
+    cachedResponseWillBeUsed: async ({ request, cachedResponse }) => {
+      const expected = integrityOf(request.url);
+      if (!cachedResponse || !expected || cachedResponse.headers.get(CHECKED_HEADER) === expected)
+        return cachedResponse ?? null;
+      console.warn(`Not serving a cached file that was not checked against its hash: ${request.url}`);
+      return null;
+    },
+  };
+}
+
+const precache: PrecacheController = new PrecacheController({
+  // The plugin sees a file's URL when fetching it and its cache key (URL + revision) when reading.
+  plugins: [
+    checkedKeeping((url): string | undefined =>
+      precache.getIntegrityForCacheKey(precache.getCacheKeyForURL(url) ?? url),
+    ),
+  ],
+});
+precache.addToCacheList(self.__WB_MANIFEST);
+
+/** The SHA-384 of one of Pyodide's files, or undefined for any other URL. */
+function pyodideIntegrity(url: string): string | undefined {
+  const { origin, pathname } = new URL(url);
+  if (origin !== scope.origin || !pathname.startsWith(PYODIDE_PATH)) return undefined;
+  return __S04_PYODIDE__.integrity[pathname.slice(PYODIDE_PATH.length)];
+}
+
+const router = new Router();
+// Any navigation to the app (whatever its query: `?sample=typescript`) is the precached page.
+router.registerRoute(
+  new Route(
+    ({ request, url }) =>
+      request.mode === 'navigate' &&
+      url.origin === scope.origin &&
+      (url.pathname === scope.pathname || url.pathname === `${scope.pathname}index.html`),
+    precache.createHandlerBoundToURL(new URL('index.html', scope).href),
+  ),
+);
+router.registerRoute(new PrecacheRoute(precache));
+router.registerRoute(
+  new Route(
+    ({ url }) => pyodideIntegrity(url.href) !== undefined,
+    new CacheFirst({
+      cacheName: PYODIDE_CACHE,
+      plugins: [
+        checkedKeeping(pyodideIntegrity),
+        // Fetched with its hash: a wrong file (a host's "not found" page) is refused, not kept.
+        {
+          requestWillFetch: async ({ request }) =>
+            request.mode === 'no-cors'
+              ? request
+              : new Request(request, { integrity: pyodideIntegrity(request.url) }),
+        },
+      ],
+    }),
+  ),
+);
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(installPrecache(event));
+});
+
+/** PrecacheController.install, with several files in flight at once. */
+async function installPrecache(event: ExtendableEvent): Promise<void> {
+  const entries = [...precache.getURLsToCacheKeys()];
+  const next = async (): Promise<void> => {
+    const entry = entries.shift();
+    if (!entry) return;
+    const [url, cacheKey] = entry;
+    const request = new Request(url, {
+      integrity: precache.getIntegrityForCacheKey(cacheKey),
+      // A file whose name has no hash in it is looked up past the HTTP cache.
+      cache: cacheKey === url ? 'default' : 'reload',
+      credentials: 'same-origin',
+    });
+    await Promise.all(precache.strategy.handleAll({ request, event, params: { cacheKey } }));
+    return next();
+  };
+  await Promise.all(Array.from({ length: INSTALL_CONCURRENCY }, next));
+}
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      await precache.activate(event); // drops the files of builds before this one
+      for (const name of await caches.keys()) {
+        if (name.startsWith(PYODIDE_CACHE_PREFIX) && name !== PYODIDE_CACHE) await caches.delete(name);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+self.addEventListener('message', (event) => {
+  if ((event.data as { type?: unknown } | null)?.type === SKIP_WAITING) void self.skipWaiting();
+});
+
+self.addEventListener('fetch', (event) => {
+  const responding = router.handleRequest({ event, request: event.request });
+  if (responding) event.respondWith(responding.then(isolated));
+});
