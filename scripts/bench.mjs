@@ -69,6 +69,7 @@ const results = {};
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
   });
 
+  console.log('bench: sandbox:ready on fresh pages');
   // 1. sandbox:ready after load, over several fresh pages (the machine is noisy: 11 of them).
   // One page first, not counted: it warms the preview server (Node's JIT, the file cache), which
   // a static host would not need.
@@ -90,6 +91,7 @@ const results = {};
     uncountedFirstPage: round(firstPage),
   };
 
+  console.log('bench: cold first runs');
   // 1b. Cold: what a learner meets. Fresh pages, prompt 1 clicked as soon as the sandbox is ready;
   // the first spawn, the first read_file and click to Finished of each page's first run.
   const cold = { sandboxReady: [], spawn: [], readFile: [], clickToFinished: [] };
@@ -113,6 +115,7 @@ const results = {};
     ]),
   );
 
+  console.log("bench: prompt 3's first python3 after 10 s");
   // 1d. Prompt 3 on a page left open for 10 s: its first python3 (Pyodide loads in idle time).
   const python3First = [];
   for (let i = 0; i < 3; i++) {
@@ -139,6 +142,7 @@ const results = {};
     runs: python3First.length,
   };
 
+  console.log('bench: Compare on prompt 1');
   // 1c. Compare on prompt 1: from the click to both runs' figures, on fresh pages.
   const comparisons = [];
   for (let i = 0; i < 3; i++) {
@@ -153,10 +157,11 @@ const results = {};
         );
         const start = performance.now();
         button.click();
-        await new Promise((resolve) => {
+        await new Promise((resolve, reject) => {
           const check = () => {
-            const region = document.querySelector('[aria-label="Comparison"]');
+            const region = document.querySelector('.comparison');
             if (region?.textContent?.includes('Isolation saved')) resolve();
+            else if (performance.now() - start > 60_000) reject(new Error('Compare did not finish in 60 s'));
             else requestAnimationFrame(check);
           };
           requestAnimationFrame(check);
@@ -172,6 +177,7 @@ const results = {};
     runs: comparisons.length,
   };
 
+  console.log('bench: offline second visits');
   // 1e. sandbox:ready on a second visit with no network, the service worker started afresh.
   const offline = await offlineSecondVisits(browser, URL_BASE, 11);
   results.offlineSecondVisitSandboxReadyMs = {
@@ -180,6 +186,7 @@ const results = {};
     runs: offline.length,
   };
 
+  console.log('bench: prompt 1 in one page, then language switches');
   // 2-4. Prompt 1 at instant speed, several times in one page (follow-ups: one new subagent each).
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.goto(`${URL_BASE}/?speed=instant`);
@@ -227,6 +234,7 @@ const results = {};
     runs: switches.length,
   };
 
+  console.log('bench: the 10,000-event record');
   // 5. A record of 10,000 events (1,000 parent messages, 5 MB of tool output), exported and opened
   // again: the time to open it, to replay it to any step, to scrub it, and to scroll its array.
   const big = await page.evaluate(async (json) => {
@@ -320,7 +328,7 @@ const results = {};
     listItemsInDom: big.domListItems,
   };
 
-  // 6. Stop under a runaway command, then the next run's first command (`echo ready`).
+  console.log('bench: the chart of 1,000 calls');
   // 6. The chart of a run of 1,000 model calls: from its data to the plot drawn (`chart:draw`).
   const chartDraws = await page.evaluate(
     async (json) => {
@@ -332,7 +340,11 @@ const results = {};
         await frame();
         performance.clearMeasures('chart:draw');
         await playground.importFile(new File([json], 'calls-1000.json', { type: 'application/json' }));
-        while (performance.getEntriesByName('chart:draw').length === 0) await frame();
+        const asked = performance.now();
+        while (performance.getEntriesByName('chart:draw').length === 0) {
+          if (performance.now() - asked > 10_000) throw new Error('the chart was not drawn in 10 s');
+          await frame();
+        }
         durations.push(performance.getEntriesByName('chart:draw').at(-1).duration);
       }
       return durations;
@@ -345,6 +357,8 @@ const results = {};
     max: round(Math.max(...chartDraws)),
   };
 
+  console.log('bench: Stop under runaway commands');
+  // 7. Stop under a runaway command, then the next run's first command (`echo ready`).
   const mock = await startMockApi({ port: 0 });
   results.stopRunaway = {};
   for (const [language, scenario, reps] of [

@@ -4,13 +4,16 @@
  * screenshots/1-framework.png, 2-summaries.png, 3-module.png (1440x900, built app, Chromium);
  * then prompt 1, asked in each language, on a phone and on a projector:
  * screenshots/phone-{en,zh,ja}.png (390x844, scrolled to the arrays) and
- * screenshots/projector-{en,zh,ja}.png (1920x1080).
+ * screenshots/projector-{en,zh,ja}.png (1920x1080); and the Workers timeline of twelve subagents
+ * running at once (screenshots/timeline-12.png, a made record opened as a file), and the 10,000-event
+ * record stepped to its middle (screenshots/big-record.png).
  *
  * Usage: npm run screenshot   (builds, serves on 127.0.0.1:41733, shoots, stops the server)
  */
 import { mkdirSync } from 'node:fs';
 import { chromium } from 'playwright';
 import { chromiumPath, serveBuiltApp } from './built-app.mjs';
+import { bigRecord, parallelRecord } from './records.mjs';
 
 const PORT = Number(process.env.SCREENSHOT_PORT ?? 41733);
 const SHOTS = [
@@ -71,5 +74,26 @@ for (const [size, viewport] of SIZES) {
     console.log(`${path}: ${await page.getByRole('status').innerText()}`);
     await page.close();
   }
+}
+
+// Made records, opened as files: twelve subagents at once, and the benchmark's big record.
+for (const [name, record, locator] of [
+  ['timeline-12', parallelRecord(12), 'section:has(#timeline-title)'],
+  ['big-record', bigRecord(), null],
+]) {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await page.goto(`${BASE}/?speed=instant`);
+  await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
+  await page.evaluate(async (json) => {
+    const playground = window.__s04;
+    await playground.importFile(new File([json], 'made.json', { type: 'application/json' }));
+    playground.stepTo(Math.round(playground.steps / 2));
+  }, JSON.stringify(record));
+  await page.waitForTimeout(800);
+  const path = `screenshots/${name}.png`;
+  if (locator) await page.locator(locator).screenshot({ path });
+  else await page.screenshot({ path });
+  console.log(path);
+  await page.close();
 }
 await browser.close();

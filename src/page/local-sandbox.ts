@@ -81,6 +81,11 @@ export class LocalSandboxHost implements SandboxHost {
     await this.api.preloadRuntime('python');
   }
 
+  /** Stops python3's load started by preloadPython, if it is still going. */
+  cancelPreload(): void {
+    void this.api.cancelPreload();
+  }
+
   readBytes(path: string, offset: number, length: number): Promise<FileSlice> {
     return this.api.readBytes(path, offset, length).then(sandboxAnswers.readBytes);
   }

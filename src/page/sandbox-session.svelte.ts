@@ -51,6 +51,8 @@ export class SandboxSession {
   /** Settles when a change of sandbox is done; a run waits for it. */
   #switching: Promise<void> = Promise.resolve();
   #booted: Promise<void> | undefined;
+  /** The sandbox loading python3 ahead (preloadPython), while it does. */
+  #preloading: LocalSandboxHost | undefined;
   /** Once a run has begun, a late WebContainer is offered rather than switched to. */
   runStarted = false;
 
@@ -193,7 +195,24 @@ export class SandboxSession {
    */
   preloadPython(): void {
     const host = this.#host;
-    if (host instanceof LocalSandboxHost) void host.preloadPython().catch(() => {});
+    if (!(host instanceof LocalSandboxHost) || this.#preloading) return;
+    this.#preloading = host;
+    const done = () => {
+      if (this.#preloading === host) this.#preloading = undefined;
+    };
+    host.preloadPython().then(done, done);
+  }
+
+  /**
+   * Stops python3's load started ahead, if it is still going: a run has started and gets the
+   * machine to itself. Says whether there was one (to start again after the run).
+   */
+  cancelPreload(): boolean {
+    const host = this.#preloading;
+    if (!host) return false;
+    this.#preloading = undefined;
+    host.cancelPreload();
+    return true;
   }
 
   /** The sample project again, as mounted at the start: a fresh copy for the next run. */

@@ -380,8 +380,8 @@ export class LocalSandbox implements Sandbox, ByteReader {
 
   /** Reports the first load of `node` (QuickJS) and `python3` (Pyodide), for the screen. */
   /** Loads node's or python3's runtime now, ahead of the first command that needs it. */
-  preloadRuntime(runtime: RuntimeName): Promise<void> {
-    return this.#runtimes.preload(runtime);
+  preloadRuntime(runtime: RuntimeName, signal?: AbortSignal): Promise<void> {
+    return this.#runtimes.preload(runtime, signal);
   }
 
   onRuntimeProgress(listener: (progress: RuntimeProgress) => void): () => void {

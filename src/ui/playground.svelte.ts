@@ -500,6 +500,8 @@ export class Playground {
     this.notice = null;
     this.closeOpened();
     this.sandbox.runStarted = true;
+    // python3's load ahead yields to the run: stopped now, started again after it.
+    if (this.sandbox.cancelPreload()) this.#preloadAfterRun = true;
     try {
       await this.start();
     } catch {

@@ -35,6 +35,7 @@ function fakeWorker() {
     watchRuntimes: vi.fn(),
     readBytes: vi.fn(async () => ({ size: 1, bytes: new Uint8Array(1) })),
     preloadRuntime: vi.fn(async () => {}),
+    cancelPreload: vi.fn(),
   } satisfies SandboxWorkerApi;
 }
 

@@ -73,6 +73,8 @@ export interface SandboxWorkerApi extends SandboxRemote {
   watchRuntimes(listener: (progress: RuntimeProgress) => void): void;
   /** Loads a runtime ahead of its first use (python3 in idle time: Pyodide takes seconds). */
   preloadRuntime(runtime: RuntimeName): Promise<void>;
+  /** Stops a load `preloadRuntime` started and that is still going (a run has started). */
+  cancelPreload(): void;
 }
 
 /**
@@ -133,7 +135,7 @@ const FileChangesSchema = v.array(FileChangeSchema);
 
 const RuntimeProgressSchema = v.object({
   runtime: v.picklist(['node', 'python']),
-  phase: v.picklist(['loading', 'ready', 'failed']),
+  phase: v.picklist(['loading', 'ready', 'failed', 'stopped']),
   loaded: v.optional(count),
   total: v.optional(count),
   elapsedMs: v.optional(v.pipe(v.number(), v.finite())),
@@ -200,6 +202,7 @@ export function servedSandboxWorker(api: SandboxWorkerApi): SandboxWorkerApi {
     watchRuntimes: (listener) => api.watchRuntimes(checked(callback, listener, 'watchRuntimes: listener')),
     preloadRuntime: async (runtime) =>
       api.preloadRuntime(checked(v.picklist(['node', 'python']), runtime, 'preloadRuntime: runtime')),
+    cancelPreload: () => api.cancelPreload(),
     readBytes: async (p, offset, length) =>
       api.readBytes(
         checked(path, p, 'readBytes: path'),

@@ -42,6 +42,9 @@ function queue(change: FileChange): void {
   }
 }
 
+/** A runtime load started ahead of its first use, until it is done or a run stops it. */
+let preloading: AbortController | undefined;
+
 /** One per agent worker's port, by the page's id for it. */
 const connections = new Map<number, SandboxConnection>();
 
@@ -115,8 +118,20 @@ const api = servedSandboxWorker({
     runtimeListener = callback;
   },
 
-  preloadRuntime(runtime) {
-    return ready().preloadRuntime(runtime);
+  async preloadRuntime(runtime) {
+    preloading?.abort();
+    const controller = new AbortController();
+    preloading = controller;
+    try {
+      await ready().preloadRuntime(runtime, controller.signal);
+    } finally {
+      if (preloading === controller) preloading = undefined;
+    }
+  },
+
+  cancelPreload() {
+    preloading?.abort();
+    preloading = undefined;
   },
 
   async readBytes(path, offset, length) {

@@ -32,7 +32,8 @@ export type RuntimeName = 'node' | 'python';
 /** The first load of a runtime, for the screen. */
 export interface RuntimeProgress {
   runtime: RuntimeName;
-  phase: 'loading' | 'ready' | 'failed';
+  /** `stopped`: a load started ahead was stopped for a run; the next use loads it. */
+  phase: 'loading' | 'ready' | 'failed' | 'stopped';
   /** Bytes downloaded so far, while loading (Python only). */
   loaded?: number;
   /** Bytes to download, as far as known (grows while files start). */
@@ -157,8 +158,8 @@ export class LanguageRuntimes {
    * Loads a runtime ahead of its first use, as that use would (progress included), so that the
    * first command does not wait for it. A failed load is left for that command to report.
    */
-  async preload(runtime: RuntimeName): Promise<void> {
-    await (runtime === 'python' ? this.#loadPython() : this.#loadNode()).catch(() => {});
+  async preload(runtime: RuntimeName, signal?: AbortSignal): Promise<void> {
+    await (runtime === 'python' ? this.#loadPython(signal) : this.#loadNode()).catch(() => {});
   }
 
   /** The commands for one exec: `node`, `nodejs`, `python3`, `python`. */
@@ -217,8 +218,12 @@ export class LanguageRuntimes {
     try {
       loaded = await this.#pythonLoading;
     } catch (error) {
-      // A load the learner stopped did not fail; the next use loads again.
-      if (!signal?.aborted) this.#emit({ runtime: 'python', phase: 'failed', message: String(error) });
+      // A load that was stopped did not fail; the next use loads again.
+      this.#emit(
+        signal?.aborted
+          ? { runtime: 'python', phase: 'stopped' }
+          : { runtime: 'python', phase: 'failed', message: String(error) },
+      );
       throw error;
     } finally {
       this.#pythonLoading = undefined;

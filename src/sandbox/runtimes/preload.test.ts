@@ -5,10 +5,38 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RuntimeProgress } from '.';
+import type { PythonHost } from './python-host';
 import { create } from '../local';
 import { loadSample } from '../samples';
 
 describe('preloadRuntime', () => {
+  it('a load stopped for a run is reported stopped, not failed', async () => {
+    // A host that loads until it is stopped, as the browser's does (its worker is terminated).
+    let loaded = false;
+    const host: PythonHost = {
+      get loaded() {
+        return loaded;
+      },
+      load: (onProgress, signal) =>
+        new Promise((_, reject) => {
+          onProgress({ phase: 'loading' });
+          signal?.addEventListener('abort', () => reject(new Error('the Python worker was terminated')));
+        }),
+      run: () => Promise.reject(new Error('not loaded')),
+      dispose: () => {},
+    };
+    const sandbox = await create(loadSample('python'), { python: async () => host });
+    const progress: RuntimeProgress[] = [];
+    sandbox.onRuntimeProgress((p) => progress.push(p));
+    const controller = new AbortController();
+    const preload = sandbox.preloadRuntime('python', controller.signal);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    controller.abort();
+    await preload;
+    expect(progress.map((p) => p.phase)).toEqual(['loading', 'stopped']);
+    sandbox.dispose();
+  });
+
   it('loads Pyodide before any command needs it; the first python3 then prints no load note', async () => {
     const sandbox = await create(loadSample('python'));
     const progress: RuntimeProgress[] = [];
