@@ -12,11 +12,8 @@ import { loadSample } from '../samples';
 describe('preloadRuntime', () => {
   it('a load stopped for a run is reported stopped, not failed', async () => {
     // A host that loads until it is stopped, as the browser's does (its worker is terminated).
-    let loaded = false;
     const host: PythonHost = {
-      get loaded() {
-        return loaded;
-      },
+      loaded: false,
       load: (onProgress, signal) =>
         new Promise((_, reject) => {
           onProgress({ phase: 'loading' });
