@@ -334,7 +334,8 @@ export class Playground {
       await this.sandbox.boot();
       if (this.boot.kind === 'booting') this.boot = { kind: 'idle' };
       this.#agents.startParent();
-      this.#prepareSpare();
+      // The first task's worker at once (not in idle time): a learner may click right away.
+      if (this.context !== 'none') this.#agents.prepare(`subagent-${this.#spawned + 1}`);
       setTimeout(() => later(() => this.#preloadPython(), PRELOAD_IDLE_MS), PRELOAD_AFTER_MS);
       // The other languages' strings, in idle time: a switch then waits for no fetch.
       later(() => LANGUAGES.forEach((language) => void loadLanguage(language).catch(() => {})), 5000);
