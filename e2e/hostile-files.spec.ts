@@ -107,68 +107,75 @@ for (const [label, lines] of [
   });
 }
 
-test('the file viewer shows a 30 MB text file and a binary file without blocking the page for 100 ms', async ({
-  page,
-}) => {
-  test.setTimeout(120_000);
-  // sandbox=local: WebContainer's boot, which ends in a timeout here, would be the page's work too.
-  await open(page, 'speed=instant&sandbox=local');
-  const workdir = await workdirOf(page);
-  const lines = 960_000; // 30,720,000 bytes
-  await writeLines(page, `${workdir}/huge.log`, lines);
-  // An ELF header (with NUL bytes), then text: binary by its first bytes.
-  const made = await exec(
+test.describe('the viewer, measured alone', () => {
+  // What a settled page does in the background (the service worker's install downloads and hashes
+  // the whole build; python3 loads ahead on the python sample) competes for the machine's 2 cores
+  // with the page whose blocking is measured: neither runs here.
+  test.use({ serviceWorkers: 'block' });
+
+  test('the file viewer shows a 30 MB text file and a binary file without blocking the page for 100 ms', async ({
     page,
-    'echo f0VMRgIBAQAAAAAAAAAAAA== | base64 -d > tool.bin && head -c 100000 huge.log >> tool.bin',
-  );
-  expect(made.exitCode).toBe(0);
+  }) => {
+    test.setTimeout(120_000);
+    // sandbox=local: WebContainer's boot, which ends in a timeout here, would be the page's work too.
+    await open(page, 'speed=instant&sandbox=local&sample=typescript');
+    const workdir = await workdirOf(page);
+    const lines = 960_000; // 30,720,000 bytes
+    await writeLines(page, `${workdir}/huge.log`, lines);
+    // An ELF header (with NUL bytes), then text: binary by its first bytes.
+    const made = await exec(
+      page,
+      'echo f0VMRgIBAQAAAAAAAAAAAA== | base64 -d > tool.bin && head -c 100000 huge.log >> tool.bin',
+    );
+    expect(made.exitCode).toBe(0);
 
-  const files = page.getByRole('region', { name: 'Files' });
-  await expect(files.getByRole('button', { name: /^huge\.log/ })).toBeVisible();
-  await expect(files.getByRole('button', { name: /^tool\.bin/ })).toBeVisible();
+    const files = page.getByRole('region', { name: 'Files' });
+    await expect(files.getByRole('button', { name: /^huge\.log/ })).toBeVisible();
+    await expect(files.getByRole('button', { name: /^tool\.bin/ })).toBeVisible();
 
-  // From here on the page must never be busy for more than 100 ms at a time.
-  await page.evaluate(() => {
-    const long: number[] = [];
-    (window as unknown as { __longTasks: number[] }).__longTasks = long;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) long.push(Math.round(entry.duration));
-    }).observe({ type: 'longtask' });
+    // From here on the page must never be busy for more than 100 ms at a time.
+    await page.evaluate(() => {
+      const long: number[] = [];
+      (window as unknown as { __longTasks: number[] }).__longTasks = long;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) long.push(Math.round(entry.duration));
+      }).observe({ type: 'longtask' });
+    });
+    const longTasks = () => page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks);
+
+    await files.getByRole('button', { name: /^huge\.log/ }).click();
+    const viewer = page.getByRole('dialog', { name: /huge\.log/ });
+    await expect(viewer.getByText(line(1).trimEnd(), { exact: true })).toBeVisible();
+    await expect(viewer).toContainText('of 30,720,000 bytes');
+    // Only what is in sight is in the DOM.
+    expect(await viewer.getByText(/^\d{8} abcdefghijklmnopqrstuv$/).count()).toBeLessThan(200);
+    // Scrolling reads further pages; the rows then in sight are whole and in order.
+    const progress = viewer.getByText(/^Showing the first [\d,]+ of/);
+    await expect(async () => {
+      await viewer.locator('.lines').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+      const shown = /first ([\d,]+)/.exec((await progress.textContent()) ?? '')?.[1] ?? '0';
+      expect(Number(shown.replaceAll(',', ''))).toBeGreaterThanOrEqual(2 * 1024 * 1024);
+    }).toPass({ timeout: 30_000 });
+    // Each row: its line number (the gutter), then its text.
+    const inSight = await viewer
+      .locator('.row')
+      .evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent ?? '')));
+    const first = Number(inSight[0][0]);
+    expect(first).toBeGreaterThan(30_000); // far past the first page (4,096 lines)
+    expect(inSight).toEqual(inSight.map((_, i) => [String(first + i), line(first + i).trimEnd()]));
+    await viewer.getByRole('button', { name: 'Close' }).click();
+
+    await files.getByRole('button', { name: /^tool\.bin/ }).click();
+    const binary = page.getByRole('dialog', { name: /tool\.bin/ });
+    await expect(binary).toContainText('Binary file, 100,016 bytes');
+    await expect(binary.getByLabel('Hex dump')).toContainText(
+      '00000000  7f 45 4c 46 02 01 01 00  00 00 00 00 00 00 00 00  |.ELF............|',
+    );
+    await expect(binary.getByLabel('Hex dump')).toContainText('00000010  30 30 30 30 30 30 30 31');
+    await binary.getByRole('button', { name: 'Close' }).click();
+
+    expect(await longTasks(), 'long tasks over 100 ms').toEqual(
+      (await longTasks()).filter((duration) => duration <= 100),
+    );
   });
-  const longTasks = () => page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks);
-
-  await files.getByRole('button', { name: /^huge\.log/ }).click();
-  const viewer = page.getByRole('dialog', { name: /huge\.log/ });
-  await expect(viewer.getByText(line(1).trimEnd(), { exact: true })).toBeVisible();
-  await expect(viewer).toContainText('of 30,720,000 bytes');
-  // Only what is in sight is in the DOM.
-  expect(await viewer.getByText(/^\d{8} abcdefghijklmnopqrstuv$/).count()).toBeLessThan(200);
-  // Scrolling reads further pages; the rows then in sight are whole and in order.
-  const progress = viewer.getByText(/^Showing the first [\d,]+ of/);
-  await expect(async () => {
-    await viewer.locator('.lines').evaluate((el) => el.scrollTo(0, el.scrollHeight));
-    const shown = /first ([\d,]+)/.exec((await progress.textContent()) ?? '')?.[1] ?? '0';
-    expect(Number(shown.replaceAll(',', ''))).toBeGreaterThanOrEqual(2 * 1024 * 1024);
-  }).toPass({ timeout: 30_000 });
-  // Each row: its line number (the gutter), then its text.
-  const inSight = await viewer
-    .locator('.row')
-    .evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent ?? '')));
-  const first = Number(inSight[0][0]);
-  expect(first).toBeGreaterThan(30_000); // far past the first page (4,096 lines)
-  expect(inSight).toEqual(inSight.map((_, i) => [String(first + i), line(first + i).trimEnd()]));
-  await viewer.getByRole('button', { name: 'Close' }).click();
-
-  await files.getByRole('button', { name: /^tool\.bin/ }).click();
-  const binary = page.getByRole('dialog', { name: /tool\.bin/ });
-  await expect(binary).toContainText('Binary file, 100,016 bytes');
-  await expect(binary.getByLabel('Hex dump')).toContainText(
-    '00000000  7f 45 4c 46 02 01 01 00  00 00 00 00 00 00 00 00  |.ELF............|',
-  );
-  await expect(binary.getByLabel('Hex dump')).toContainText('00000010  30 30 30 30 30 30 30 31');
-  await binary.getByRole('button', { name: 'Close' }).click();
-
-  expect(await longTasks(), 'long tasks over 100 ms').toEqual(
-    (await longTasks()).filter((duration) => duration <= 100),
-  );
 });

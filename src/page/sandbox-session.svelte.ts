@@ -35,6 +35,8 @@ export class SandboxSession {
   webContainer = $state.raw<WebContainerStatus>({ kind: 'off' });
   /** The latest first-use load of node or python3 in the sandbox (Pyodide takes seconds). */
   runtime = $state.raw<RuntimeProgress | null>(null);
+  /** python3's runtime has been loaded (or tried) in this page: nothing is left to load ahead. */
+  pythonUsed = false;
 
   readonly #url: UrlSettings;
   /** Every file change of the sandbox in use, with the agent that made it. */
@@ -117,7 +119,9 @@ export class SandboxSession {
       });
     });
     await host.watchRuntimes?.((progress) => {
-      if (this.#host === host) this.runtime = progress;
+      if (this.#host !== host) return;
+      this.runtime = progress;
+      if (progress.runtime === 'python' && progress.phase !== 'stopped') this.pythonUsed = true;
     });
     this.files = await host.list();
     this.#onAdopted();
@@ -195,7 +199,7 @@ export class SandboxSession {
    */
   preloadPython(): void {
     const host = this.#host;
-    if (!(host instanceof LocalSandboxHost) || this.#preloading) return;
+    if (!(host instanceof LocalSandboxHost) || this.#preloading || this.pythonUsed) return;
     this.#preloading = host;
     const done = () => {
       if (this.#preloading === host) this.#preloading = undefined;
