@@ -336,9 +336,13 @@ export class Playground {
       this.#agents.startParent();
       // The first task's worker at once (not in idle time): a learner may click right away.
       if (this.context !== 'none') this.#agents.prepare(`subagent-${this.#spawned + 1}`);
-      setTimeout(() => later(() => this.#preloadPython(), PRELOAD_IDLE_MS), PRELOAD_AFTER_MS);
-      // The other languages' strings, in idle time: a switch then waits for no fetch.
-      later(() => LANGUAGES.forEach((language) => void loadLanguage(language).catch(() => {})), 5000);
+      if (!this.#aheadScheduled) {
+        // Once a page: start() is called again by every run.
+        this.#aheadScheduled = true;
+        setTimeout(() => later(() => this.#preloadPython(), PRELOAD_IDLE_MS), PRELOAD_AFTER_MS);
+        // The other languages' strings, in idle time: a switch then waits for no fetch.
+        later(() => LANGUAGES.forEach((language) => void loadLanguage(language).catch(() => {})), 5000);
+      }
     } catch (error) {
       this.boot = { kind: 'failed', reason: bootFailure(error) };
       throw error;
@@ -640,6 +644,8 @@ export class Playground {
 
   /** Set when python3's idle-time load waits for the run under way to end. */
   #preloadAfterRun = false;
+  /** The page's work ahead (python3, the other languages) is scheduled once. */
+  #aheadScheduled = false;
 
   /**
    * On the python sample, python3's runtime loads in idle time once the page has settled, so
@@ -648,7 +654,7 @@ export class Playground {
    * data: then the first python3 loads it, as before.
    */
   #preloadPython(): void {
-    if (this.url.sample !== 'python') return;
+    if (this.url.sample !== 'python' || this.sandbox.pythonUsed) return;
     const connection = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection;
     if (connection?.saveData) return;
     if (this.running) {
