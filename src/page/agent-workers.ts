@@ -107,6 +107,8 @@ export class AgentWorkers {
     if (this.#spare?.id === id) return;
     this.#dropSpare();
     this.#spare = this.#start(id);
+    // Reported once it is the spare, so that its owner can tell it is one from its first event.
+    this.#lifecycle(id, 'created', epochNow());
   }
 
   #dropSpare(): void {
@@ -118,10 +120,10 @@ export class AgentWorkers {
     this.#lifecycle(spare.id, 'terminated', epochNow());
   }
 
+  /** A new worker for `id`; its caller reports it `created`. */
   #start(id: AgentId): Started {
     const worker = new SubagentWorker({ name: id });
     this.#subagents.set(id, worker);
-    this.#lifecycle(id, 'created', epochNow());
     const api = Comlink.wrap<SubagentWorkerApi>(worker);
     const failure = failureOf(worker, id);
     failure.catch(() => {});
@@ -163,7 +165,10 @@ export class AgentWorkers {
     if (this.#spare?.id === id) {
       started = this.#spare;
       this.#spare = undefined;
-    } else started = this.#start(id);
+    } else {
+      started = this.#start(id);
+      this.#lifecycle(id, 'created', epochNow());
+    }
     const { worker, api, failure, ready } = started;
     let terminated = false;
     return {

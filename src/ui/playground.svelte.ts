@@ -211,8 +211,7 @@ export class Playground {
     }
     this.#agents = new AgentWorkers((worker, phase, atEpoch) => {
       // A spare's life between runs is not part of the record: a run notes it when it starts.
-      // (Outside a run, a subagent's worker can only be a spare, also while it is being created.)
-      if (!this.#controller && (worker === this.#agents.spare || worker.startsWith('subagent-'))) return;
+      if (worker === this.#agents.spare && !this.#controller) return;
       if (worker === this.#agents.spare) this.#sparesRecorded.add(worker);
       this.#record({ type: 'worker', worker, phase }, pageTime(atEpoch));
     });
