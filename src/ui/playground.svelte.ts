@@ -121,6 +121,8 @@ export class Playground {
   step = $state<number | null>(null);
   /** How many steps the shown record has. */
   steps = $state(0);
+  /** The subagent worker started ahead for the next task, waiting for it, if there is one. */
+  spare = $state<AgentId | null>(null);
   /**
    * Bumped at most once a frame while a live record grows: the charts and totals read the whole
    * record, so they follow it a frame at a time rather than after every batch of events.
@@ -210,7 +212,9 @@ export class Playground {
       this.notice = { key: 'notice.ignoredUrl', params: { list: this.url.ignored.join(', ') } };
     }
     this.#agents = new AgentWorkers((worker, phase, atEpoch) => {
-      // A spare's life between runs is not part of the record: a run notes it when it starts.
+      this.spare = this.#agents.spare;
+      // A spare's life between runs is not part of the record (a run notes it when it starts);
+      // the timeline shows it from `spare` while the live end is on screen.
       if (worker === this.#agents.spare && !this.#controller) return;
       if (worker === this.#agents.spare) this.#sparesRecorded.add(worker);
       this.#record({ type: 'worker', worker, phase }, pageTime(atEpoch));
@@ -612,6 +616,7 @@ export class Playground {
     this.#pending.set(id, { taskId: task.id, queue: [[spawn, start]] });
     // The worker first, with the screen held still while it starts (see #hold).
     const worker = this.#agents.spawn(id);
+    this.spare = this.#agents.spare;
     this.#hold(worker.ready);
     this.#prepareSpare();
     const sandboxPort = this.sandbox.port();
