@@ -78,6 +78,28 @@ test('axe finds nothing on the main screen, in Settings, in History, and after p
   await expect(subagentRegion(page, 1)).toContainText(/discarded/i);
   expect(await axeViolations(page), 'after prompt 2').toEqual([]);
 
+  // The chart's table alternative, built when asked for: a row per model call, in the run's order.
+  const chart = page.getByRole('region', { name: 'Context per model call' });
+  const toggle = chart.getByRole('button', { name: 'Show as a table' });
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await expect(chart.getByRole('table')).toHaveCount(0);
+  await toggle.click();
+  const rows = chart.getByRole('table', { name: 'Context per model call' }).locator('tbody tr');
+  const calls = await page.evaluate(
+    () =>
+      (
+        window as unknown as { __s04: { record: { events: Array<{ type: string }> } } }
+      ).__s04.record.events.filter((e) => e.type === 'model_start').length,
+  );
+  expect(calls).toBeGreaterThan(2);
+  await expect(rows).toHaveCount(calls);
+  await expect(rows.first().locator('td').first()).toHaveText('1');
+  await expect(chart.getByRole('button', { name: 'Hide the table' })).toHaveAttribute(
+    'aria-expanded',
+    'true',
+  );
+  expect(await axeViolations(page), 'the chart as a table').toEqual([]);
+
   await page.getByRole('button', { name: 'History' }).click();
   await expect(page.getByRole('dialog', { name: 'History' }).getByRole('listitem').first()).toBeVisible();
   expect(await axeViolations(page), 'History').toEqual([]);

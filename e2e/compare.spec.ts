@@ -2,7 +2,7 @@
  * The lesson, measured: Compare runs the prompt without a subagent and isolated, each on a fresh
  * copy of the sample project, and the saving it shows is the one the records give.
  */
-import { parallelRecord } from '../scripts/records.mjs';
+import { parallelRecord, parentCallsRecord } from '../scripts/records.mjs';
 import { expect, open, PROMPTS, runSample, status, test } from './fixtures';
 
 /** The parent's context at its last call, computed here from a record (SPEC.md). */
@@ -182,4 +182,52 @@ test('twelve subagents at once: one timeline row each, overlapping in time, each
     .click();
   await expect(page.getByRole('region', { name: 'Subagent 12 messages' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Subagent 1 messages' })).toBeVisible();
+});
+
+test('a thousand calls in one row: close calls are drawn as groups, each a step to its first call', async ({
+  page,
+}) => {
+  await open(page);
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Import run' }).click();
+  await (
+    await chooser
+  ).setFiles({
+    name: 'calls-1000.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(parentCallsRecord(1000, 200))),
+  });
+  const parentRow = page
+    .getByRole('region', { name: 'Workers timeline' })
+    .getByRole('listitem')
+    .filter({ hasText: 'Parent' });
+  const segments = parentRow.getByRole('button');
+  await expect(parentRow.getByRole('button', { name: /^Parent: model calls 1 to \d+,/ })).toHaveCount(1);
+  // Fewer elements than calls, and every call inside one of them.
+  const names = await segments.evaluateAll((buttons) =>
+    buttons.map((b) => b.getAttribute('aria-label') ?? ''),
+  );
+  expect(names.length).toBeGreaterThan(10);
+  expect(names.length).toBeLessThan(400);
+  const covered = names
+    .map((name) => /model calls (\d+) to (\d+)/.exec(name) ?? /model call (\d+)/.exec(name))
+    .filter((m) => m !== null)
+    .map((m) => Number(m[2] ?? m[1]) - Number(m[1]) + 1);
+  expect(covered.reduce((a, b) => a + b, 0)).toBe(1000);
+  // A group steps the run to its first call.
+  const group = parentRow.getByRole('button', { name: /model calls \d+ to \d+/ }).nth(5);
+  const [, first] = /model calls (\d+) to/.exec((await group.getAttribute('aria-label'))!)!;
+  await group.click();
+  // The parent's array as that call began: the prompt, then a call and its result per call before.
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () =>
+          (window as unknown as { __s04: { shown: { parent: { messages: unknown[] } } } }).__s04.shown.parent
+            .messages.length,
+      ),
+    )
+    .toBe(2 * Number(first) - 1);
+  const slider = page.getByRole('slider', { name: 'Step' });
+  expect(await slider.inputValue()).not.toBe(await slider.getAttribute('max'));
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Trace } from '../models/replay';
 import { traceRecord } from './example';
-import { modelCalls, runTotals, workersTimeline } from './measures';
+import { coalesce, modelCalls, runTotals, workersTimeline, type Segment } from './measures';
 import { newRecord, REFERENCE_LIMITS, type RecordEvent, type RunSettings } from './record';
 
 const trace: Trace = JSON.parse(
@@ -82,5 +82,52 @@ describe('what the charts read from a record', () => {
     const task = rows[0].segments.find((s) => s.label === 'task')!;
     expect(task.start).toBeLessThanOrEqual(sub.segments[0].start);
     expect(task.end).toBeGreaterThanOrEqual(sub.end!);
+  });
+
+  describe('coalesce: what a timeline row draws', () => {
+    const calls = (n: number, every: number, from = 0): Segment[] =>
+      Array.from({ length: n }, (_, i) => ({
+        kind: 'model' as const,
+        label: `model call ${i + 1}`,
+        start: from + i * every,
+        end: from + i * every + every / 2,
+        event: 2 * i,
+        call: i + 1,
+      }));
+
+    it('keeps every segment of a row that has few', () => {
+      const segments = calls(40, 10);
+      const groups = coalesce(segments, 400);
+      expect(groups).toHaveLength(40);
+      expect(groups.every((g) => g.count === 1)).toBe(true);
+      expect(groups.map((g) => g.event)).toEqual(segments.map((s) => s.event));
+    });
+
+    it('draws a thousand close calls as at most about a hundred groups, covering all of them', () => {
+      const segments = calls(1000, 10);
+      const span = 10_000;
+      const groups = coalesce(segments, span, 100);
+      expect(groups.length).toBeLessThanOrEqual(100);
+      expect(groups.reduce((sum, g) => sum + g.count, 0)).toBe(1000);
+      // In order, each group from its first call to its last, stepping to its first.
+      let next = 1;
+      for (const g of groups) {
+        expect(g.call).toBe(next);
+        expect(g.lastCall).toBe(next + g.count - 1);
+        expect(g.event).toBe(2 * (next - 1));
+        expect(g.start).toBe(segments[next - 1].start);
+        expect(g.end).toBe(segments[next + g.count - 2].end);
+        next += g.count;
+      }
+    });
+
+    it('never groups calls further apart than its share of the span, nor model calls with tool calls', () => {
+      const burst = [...calls(150, 1), ...calls(150, 1, 5_000)];
+      const tools: Segment[] = burst.map((s) => ({ ...s, kind: 'tool', label: 'bash', call: undefined }));
+      const groups = coalesce([...burst, ...tools], 10_000, 100);
+      // Stretches of 100: each burst of 150 is two groups, and the bursts are never one.
+      expect(groups.filter((g) => g.kind === 'model').map((g) => g.count)).toEqual([100, 50, 100, 50]);
+      expect(groups.filter((g) => g.kind === 'tool').map((g) => g.count)).toEqual([100, 50, 100, 50]);
+    });
   });
 });

@@ -43,6 +43,16 @@ export interface Segment {
   end: number;
   /** Index in the record of the event that began it (a click steps there). */
   event: number;
+  /** A model call's number in its agent's loop. */
+  call?: number;
+}
+
+/** Segments close in time drawn as one (see `coalesce`): a click steps to the first. */
+export interface SegmentGroup extends Segment {
+  /** How many segments it stands for (1: just itself). */
+  count: number;
+  /** For model calls: the number of the group's last call. */
+  lastCall?: number;
 }
 
 export interface WorkerRow {
@@ -214,6 +224,7 @@ export function workersTimeline(record: RunRecord): { rows: WorkerRow[]; end: nu
           start: started.start,
           end: event.t,
           event: started.event,
+          call: started.call,
         });
         break;
       }
@@ -251,6 +262,7 @@ export function workersTimeline(record: RunRecord): { rows: WorkerRow[]; end: nu
       start: started.start,
       end,
       event: started.event,
+      call: started.call,
     });
   }
   for (const started of openTools.values()) {
@@ -278,4 +290,29 @@ function treeOrder(rows: WorkerRow[]): WorkerRow[] {
   visit('parent');
   for (const r of rows) if (!out.includes(r)) out.push(r);
   return out;
+}
+
+/**
+ * A row's segments as drawn: at most about `most` of each kind. In a long run, the calls that
+ * start within one `span / most` stretch are one group (on screen they would overlap anyway), so
+ * that a row of a thousand calls is a few hundred elements and still one click from each stretch.
+ */
+export function coalesce(segments: readonly Segment[], span: number, most = 120): SegmentGroup[] {
+  const groups: SegmentGroup[] = [];
+  for (const kind of ['model', 'tool'] as const) {
+    const ofKind = segments.filter((s) => s.kind === kind).sort((a, b) => a.start - b.start);
+    const stretch = ofKind.length > most ? span / most : 0;
+    let open: SegmentGroup | undefined;
+    for (const segment of ofKind) {
+      if (open && segment.start - open.start < stretch) {
+        open.end = Math.max(open.end, segment.end);
+        open.count++;
+        if (segment.call !== undefined) open.lastCall = segment.call;
+        continue;
+      }
+      open = { ...segment, count: 1, lastCall: segment.call };
+      groups.push(open);
+    }
+  }
+  return groups;
 }
