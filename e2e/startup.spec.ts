@@ -53,7 +53,7 @@ let execs = 0;
 const exec = (page: Page, command: string) =>
   call<ExecResult>(page, 'exec', { id: ++execs, command, timeoutMs: 10_000, agent: 'user' });
 
-test('the sandbox worker mounts the page’s sample by itself, without waiting for the app', async ({
+test('the sandbox worker mounts the default sample at once, and the page’s sample when told, without waiting for the app', async ({
   page,
 }) => {
   await open(page);
@@ -65,9 +65,12 @@ test('the sandbox worker mounts the page’s sample by itself, without waiting f
   expect(files.some((path) => path.endsWith('.py'))).toBe(false);
   await page.evaluate(() => (window as unknown as { probe: Worker }).probe.terminate());
 
-  // Without that message it waits to be told which sample to mount.
+  // Without that message (it waits for the page's busy thread) it mounts the default sample at
+  // once: the python one.
   await startProbe(page);
-  await expect(call(page, 'list')).rejects.toThrow('The sandbox is not booted yet');
+  const defaults = await mountedFiles(page);
+  expect(defaults.some((path) => path.endsWith('.py'))).toBe(true);
+  expect(defaults.some((path) => path.endsWith('.ts'))).toBe(false);
 });
 
 test('the shell in the browser: commands load on first use, and the Node-only ones are absent', async ({
