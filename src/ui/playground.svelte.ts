@@ -425,7 +425,9 @@ export class Playground {
     run.append(event, at);
     if (event.type === 'task_start') this.#releasePending((p) => p.taskId === event.id);
     this.#writer?.changed();
-    this.#publish();
+    // A status at once (what may be clicked next follows it); the rest at most once a frame.
+    if (event.type === 'status') this.#publish();
+    else this.#publishSoon();
   }
 
   /** Records the held events of the subagents that match (all of them at the end of a run). */
@@ -448,6 +450,22 @@ export class Playground {
     this.live = run.view;
     this.steps = this.opened ? this.steps : (this.#replay?.steps ?? 0);
     this.#measureSoon();
+  }
+
+  #publishing = false;
+
+  /**
+   * Publishes before the next frame: events come from the workers one message at a time, often
+   * several in a frame, and each publication updates the DOM and scrolls the arrays to their end
+   * (a layout). Measured on a page's first run of prompt 1, that was a third of its time.
+   */
+  #publishSoon(): void {
+    if (this.#publishing) return;
+    this.#publishing = true;
+    requestAnimationFrame(() => {
+      this.#publishing = false;
+      this.#publish();
+    });
   }
 
   #measuring = false;
