@@ -3,7 +3,7 @@
  * copy of the sample project, and the saving it shows is the one the records give.
  */
 import { parallelRecord, parentCallsRecord } from '../scripts/records.mjs';
-import { expect, open, PROMPTS, runSample, status, test } from './fixtures';
+import { expect, importFile, open, PROMPTS, runSample, status, test } from './fixtures';
 
 /** The parent's context at its last call, computed here from a record (SPEC.md). */
 function parentContext(record: {
@@ -144,15 +144,7 @@ test('twelve subagents at once: one timeline row each, overlapping in time, each
   page,
 }) => {
   await open(page);
-  const chooser = page.waitForEvent('filechooser');
-  await page.getByRole('button', { name: 'Import run' }).click();
-  await (
-    await chooser
-  ).setFiles({
-    name: 'parallel-12.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(parallelRecord(12))),
-  });
+  await importFile(page, 'parallel-12.json', JSON.stringify(parallelRecord(12)));
   const timeline = page.getByRole('region', { name: 'Workers timeline' });
   const rows = timeline.getByRole('listitem');
   await expect(rows).toHaveCount(13);
@@ -188,15 +180,7 @@ test('a thousand calls in one row: close calls are drawn as groups, each a step 
   page,
 }) => {
   await open(page);
-  const chooser = page.waitForEvent('filechooser');
-  await page.getByRole('button', { name: 'Import run' }).click();
-  await (
-    await chooser
-  ).setFiles({
-    name: 'calls-1000.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(parentCallsRecord(1000, 200))),
-  });
+  await importFile(page, 'calls-1000.json', JSON.stringify(parentCallsRecord(1000, 200)));
   const parentRow = page
     .getByRole('region', { name: 'Workers timeline' })
     .getByRole('listitem')

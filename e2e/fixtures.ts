@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 
 export const PROMPTS = {
@@ -160,6 +163,16 @@ export async function open(page: Page, query = 'speed=instant'): Promise<void> {
   await page.goto(`/?${query}`);
   await expect(status(page)).toHaveText(/^Idle/);
   await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
+}
+
+/** Picks a file for `Import run` (the button opens the chooser). */
+export async function importFile(page: Page, name: string, content: string | Buffer): Promise<void> {
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Import run' }).click();
+  // Playwright passes large files by path only.
+  const path = join(mkdtempSync(join(tmpdir(), 's04-import-')), name);
+  writeFileSync(path, content);
+  await (await chooser).setFiles(path);
 }
 
 /** Clicks a sample prompt and waits for the run to finish. */

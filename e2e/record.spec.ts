@@ -1,11 +1,19 @@
 /**
  * A run is its record: step through it, keep it (History), export it and open it again.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, open, parentList, PROMPTS, runSample, status, subagentRegion, test } from './fixtures';
+import {
+  expect,
+  importFile,
+  open,
+  parentList,
+  PROMPTS,
+  runSample,
+  status,
+  subagentRegion,
+  test,
+} from './fixtures';
 
 const stepSlider = (page: Page) => page.getByRole('slider', { name: 'Step' });
 
@@ -21,16 +29,6 @@ async function arrays(page: Page): Promise<Record<string, string[]>> {
     out[name] = await region.getByRole('listitem').allTextContents();
   }
   return out;
-}
-
-/** Picks a file for `Import run` (the button opens the chooser). */
-async function importFile(page: Page, name: string, content: string | Buffer): Promise<void> {
-  const chooser = page.waitForEvent('filechooser');
-  await page.getByRole('button', { name: 'Import run' }).click();
-  // Playwright passes large files by path only.
-  const path = join(mkdtempSync(join(tmpdir(), 's04-import-')), name);
-  writeFileSync(path, content);
-  await (await chooser).setFiles(path);
 }
 
 async function exportRun(page: Page): Promise<string> {

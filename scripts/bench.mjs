@@ -40,6 +40,12 @@ const median = (values) => {
 const percentile = (values, p) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
 const round = (n) => Math.round(n * 10) / 10;
+/** A measure's figures over its runs. */
+const summary = (values) => ({
+  median: round(median(values)),
+  max: round(Math.max(...values)),
+  runs: values.length,
+});
 
 /** Clicks a sample prompt's button in the page and resolves with the ms until the status says Finished. */
 function clickToFinished(page, prompt) {
@@ -62,6 +68,14 @@ function clickToFinished(page, prompt) {
 }
 
 const URL_BASE = await serveBuiltApp(PORT);
+
+/** A new tab on the app at instant speed, once its sandbox is ready. */
+async function freshPage(browser, options = { viewport: { width: 1440, height: 900 } }) {
+  const page = await browser.newPage(options);
+  await page.goto(`${URL_BASE}/?speed=instant`);
+  await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
+  return page;
+}
 const results = {};
 {
   const launch = () =>
@@ -83,29 +97,20 @@ const results = {};
   const ready = [];
   let firstPage = 0;
   for (let i = -1; i < 11; i++) {
-    const page = await browser.newPage();
-    await page.goto(`${URL_BASE}/?speed=instant`);
-    await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
+    const page = await freshPage(browser, {});
     const readyAt = await page.evaluate(() => performance.getEntriesByName('sandbox:ready')[0].startTime);
     if (i >= 0) ready.push(readyAt);
     else firstPage = readyAt;
     await page.close();
   }
-  results.sandboxReadyMs = {
-    median: round(median(ready)),
-    max: round(Math.max(...ready)),
-    runs: ready.length,
-    uncountedFirstPage: round(firstPage),
-  };
+  results.sandboxReadyMs = { ...summary(ready), uncountedFirstPage: round(firstPage) };
 
   console.log('bench: cold first runs');
   // 1b. Cold: what a learner meets. Fresh pages, prompt 1 clicked as soon as the sandbox is ready;
   // the first spawn, the first read_file and click to Finished of each page's first run.
   const cold = { sandboxReady: [], spawn: [], readFile: [], clickToFinished: [] };
   for (let i = 0; i < 5; i++) {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(`${URL_BASE}/?speed=instant`);
-    await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
+    const page = await freshPage(browser);
     cold.clickToFinished.push(await clickToFinished(page, PROMPT));
     const first = await page.evaluate(() => ({
       sandboxReady: performance.getEntriesByName('sandbox:ready')[0].startTime,
@@ -126,9 +131,7 @@ const results = {};
   // 1d. Prompt 3 on a page left open for 10 s: its first python3 (Pyodide loads in idle time).
   const python3First = [];
   for (let i = 0; i < 3; i++) {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(`${URL_BASE}/?speed=instant`);
-    await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
+    const page = await freshPage(browser);
     await page.waitForTimeout(10_000);
     await clickToFinished(page, 'Use a task to create a new module, then verify it from here');
     python3First.push(
@@ -143,19 +146,13 @@ const results = {};
     );
     await page.close();
   }
-  results.python3FirstAfter10sMs = {
-    median: round(median(python3First)),
-    max: round(Math.max(...python3First)),
-    runs: python3First.length,
-  };
+  results.python3FirstAfter10sMs = summary(python3First);
 
   console.log('bench: Compare on prompt 1');
   // 1c. Compare on prompt 1: from the click to both runs' figures, on fresh pages.
   const comparisons = [];
   for (let i = 0; i < 3; i++) {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(`${URL_BASE}/?speed=instant`);
-    await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
+    const page = await freshPage(browser);
     await page.getByRole('textbox', { name: 'Prompt' }).fill(PROMPT);
     comparisons.push(
       await page.evaluate(async () => {
@@ -178,20 +175,12 @@ const results = {};
     );
     await page.close();
   }
-  results.compareMs = {
-    median: round(median(comparisons)),
-    max: round(Math.max(...comparisons)),
-    runs: comparisons.length,
-  };
+  results.compareMs = summary(comparisons);
 
   console.log('bench: offline second visits');
   // 1e. sandbox:ready on a second visit with no network, the service worker started afresh.
   const offline = await offlineSecondVisits(browser, URL_BASE, 11);
-  results.offlineSecondVisitSandboxReadyMs = {
-    median: round(median(offline)),
-    max: round(Math.max(...offline)),
-    runs: offline.length,
-  };
+  results.offlineSecondVisitSandboxReadyMs = summary(offline);
 
   // A browser of its own for the long-lived page: the thirty pages above, closed, still leave
   // Chromium slower for a while (opening the big record below measured 1.1-2.3 s after them,
@@ -216,9 +205,7 @@ const results = {};
       { timeout: 90_000, polling: 500 },
     );
   // 2-4. Prompt 1 at instant speed, several times in one page (follow-ups: one new subagent each).
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  await page.goto(`${URL_BASE}/?speed=instant`);
-  await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
+  const page = await freshPage(browser);
   const clicks = [];
   for (let i = 0; i < RUNS; i++) {
     clicks.push(await clickToFinished(page, PROMPT));
@@ -231,12 +218,7 @@ const results = {};
       ]),
     ),
   );
-  results.prompt1ClickToFinishedMs = {
-    median: round(median(clicks)),
-    first: round(clicks[0]),
-    max: round(Math.max(...clicks)),
-    runs: clicks.length,
-  };
+  results.prompt1ClickToFinishedMs = { ...summary(clicks), first: round(clicks[0]) };
   for (const [name, durations] of Object.entries(entries)) {
     results[name] = {
       median: round(median(durations)),
@@ -256,12 +238,7 @@ const results = {};
   const switches = await page.evaluate(() =>
     performance.getEntriesByName('language:switch').map((e) => e.duration),
   );
-  results.languageSwitchMs = {
-    median: round(median(switches)),
-    first: round(switches[0]),
-    max: round(Math.max(...switches)),
-    runs: switches.length,
-  };
+  results.languageSwitchMs = { ...summary(switches), first: round(switches[0]) };
 
   console.log('bench: the 10,000-event record');
   // 5. A record of 10,000 events (1,000 parent messages, 5 MB of tool output), exported and opened

@@ -104,6 +104,19 @@ interface Opened {
   replay: Replay;
 }
 
+/** Calls `fn` at the next frame, once however often it was asked for before then. */
+function onceAFrame(fn: () => void): () => void {
+  let asked = false;
+  return () => {
+    if (asked) return;
+    asked = true;
+    requestAnimationFrame(() => {
+      asked = false;
+      fn();
+    });
+  };
+}
+
 export class Playground {
   readonly url: UrlSettings;
   readonly sandbox: SandboxSession;
@@ -452,32 +465,14 @@ export class Playground {
     this.#measureSoon();
   }
 
-  #publishing = false;
-
   /**
    * Publishes before the next frame: events come from the workers one message at a time, often
    * several in a frame, and each publication updates the DOM and scrolls the arrays to their end
    * (a layout). Measured on a page's first run of prompt 1, that was a third of its time.
    */
-  #publishSoon(): void {
-    if (this.#publishing) return;
-    this.#publishing = true;
-    requestAnimationFrame(() => {
-      this.#publishing = false;
-      this.#publish();
-    });
-  }
+  readonly #publishSoon = onceAFrame(() => this.#publish());
 
-  #measuring = false;
-
-  #measureSoon(): void {
-    if (this.#measuring) return;
-    this.#measuring = true;
-    requestAnimationFrame(() => {
-      this.#measuring = false;
-      this.measured++;
-    });
-  }
+  readonly #measureSoon = onceAFrame(() => this.measured++);
 
   /** A new record for the conversation, when its first prompt is run. */
   #begin(prompt: string): LiveRun {
