@@ -6,7 +6,7 @@
  *   WorkerPythonHost ── Comlink: load, run ──────▶ PythonEngine (pyodide.ts)
  *        │  at the deadline: interrupt[0] = 2 ───▶ KeyboardInterrupt in the script
  *        ├─ still running 1 s later: terminate() the worker; the next run loads Pyodide again
- *        └─ Stop: terminate() at once (the learner is waiting; the run's work is abandoned)
+ *        └─ Stop: interrupt and terminate() at once (the learner is waiting; the work is abandoned)
  *
  * Pyodide holds its thread while a script runs, so it gets a thread of its own: the sandbox
  * worker stays free for other agents' commands and for the deadline timer. The interrupt needs
@@ -135,6 +135,10 @@ export class WorkerPythonHost implements PythonHost {
       timedOut ||= byDeadline;
       if (!byDeadline) {
         // Stop: nobody waits for the script's own unwinding, and the worker's memory goes with it.
+        // The interrupt comes first: Chromium ends a worker that is busy in script only 2 s
+        // after terminate(), and until then the loop burns a core. Interrupted, the script
+        // returns to its event loop, where the termination is taken at once.
+        if (interrupt) Atomics.store(interrupt, 0, SIGINT);
         this.#stopping = true;
         this.#reset();
         kill?.();
