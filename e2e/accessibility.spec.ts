@@ -1,12 +1,13 @@
 /**
  * Every screen size and every user: axe-core finds nothing on the main screen, in Settings and
  * after a run (in English and Chinese); on a phone nothing runs off the side and the arrays take
- * turns behind a switch; on a projector the columns use the width; and the keyboard alone reaches
- * and works every control, with its focus in sight.
+ * turns behind a switch; on a laptop the arrays keep room to be read; on a projector the columns
+ * use the width; and the keyboard alone reaches and works every control, with its focus in sight.
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
-import { expect, open, PROMPTS, status, subagentRegion, test } from './fixtures';
+import { parentCallsRecord } from '../scripts/records.mjs';
+import { expect, importFile, open, parentList, PROMPTS, status, subagentRegion, test } from './fixtures';
 
 /** axe-core's findings on the page as it is, one line per rule (every rule on, none excluded). */
 async function axeViolations(page: Page): Promise<string[]> {
@@ -164,6 +165,39 @@ test.describe('on a phone (390 px)', () => {
       expect(await axeViolations(page), `after prompt 2 in ${lang}`).toEqual([]);
     });
   }
+});
+
+test.describe('on a laptop (1366 × 768)', () => {
+  test.use({ viewport: { width: 1366, height: 768 } });
+
+  test('after a run the arrays keep room to be read; the chart and the timeline are a scroll away', async ({
+    page,
+  }) => {
+    await open(page);
+    await runPrompt2(page, /^Finished/);
+    for (const region of [page.getByRole('region', { name: 'Parent messages' }), subagentRegion(page, 1)]) {
+      expect((await region.boundingBox())!.height).toBeGreaterThan(300);
+    }
+    await expect(parentList(page).last()).toBeInViewport();
+    for (const name of ['Context per model call', 'Workers timeline']) {
+      const region = page.getByRole('region', { name });
+      await region.scrollIntoViewIfNeeded();
+      await expect(region).toBeInViewport();
+    }
+  });
+
+  test('a record of 601 messages and 300 log lines scrolls inside its panels, not the page', async ({
+    page,
+  }) => {
+    await open(page);
+    await importFile(page, 'calls-300.json', JSON.stringify(parentCallsRecord(300, 2000)));
+    await expect(page.getByRole('region', { name: 'Parent messages' })).toContainText('601 messages');
+    const pageHeight = await page.evaluate(() => document.documentElement.scrollHeight);
+    expect(pageHeight).toBeLessThan(2 * 768);
+    expect(
+      (await page.getByRole('region', { name: 'Parent messages' }).boundingBox())!.height,
+    ).toBeGreaterThan(300);
+  });
 });
 
 test.describe('on a projector (1920 px)', () => {
