@@ -3,6 +3,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
+import { parentCallsRecord } from '../scripts/records.mjs';
 import {
   expect,
   importFile,
@@ -232,5 +233,68 @@ test.describe('History, export and import', () => {
     await expect(alert).toHaveText(/^Cannot open dropped\.json: it is not JSON/);
     const dialog = await keptRuns(page);
     await expect(dialog.getByRole('listitem')).toHaveCount(1);
+  });
+});
+
+test.describe('a long record (300 calls: 601 messages, 300 log lines)', () => {
+  test.beforeEach(async ({ page }) => {
+    await open(page);
+    const record = parentCallsRecord(300, 2000);
+    // Each log line says which call it is (the tool's output alone is the same every time).
+    let call = 0;
+    for (const event of record.events) if (event.type === 'log') event.line = `  output ${++call}`;
+    await importFile(page, 'calls-300.json', JSON.stringify(record));
+    await expect(page.getByRole('region', { name: 'Parent messages' })).toContainText('601 messages');
+  });
+
+  test("the array's picture names the message under the pointer, and a click shows that message", async ({
+    page,
+  }) => {
+    const parent = page.getByRole('region', { name: 'Parent messages' });
+    // Hundreds of messages are drawn on one canvas rather than a thousand elements.
+    await expect(parent.locator('.segment')).toHaveCount(0);
+    const picture = parent.locator('.track canvas');
+    const box = (await picture.boundingBox())!;
+    // Every call adds the same: halfway across the array is halfway through its messages.
+    const named = async (x: number) => {
+      await picture.hover({ position: { x, y: box.height / 2 } });
+      const title = (await picture.getAttribute('title'))!;
+      const [, index] = /^#(\d+) (user|assistant) · [\d.]+k? chars$/.exec(title) ?? [];
+      expect(index, title).toBeDefined();
+      return Number(index);
+    };
+    const half = await named(box.width / 2);
+    expect(half).toBeGreaterThan(290);
+    expect(half).toBeLessThan(310);
+    // Where the pointer is, a click shows the message it names: here, and near either end.
+    for (const x of [box.width / 2, box.width * 0.1, box.width * 0.9]) {
+      const index = await named(x);
+      await picture.click({ position: { x, y: box.height / 2 } });
+      await expect(parentList(page).and(page.locator(`[data-index="${index}"]`))).toBeInViewport();
+    }
+  });
+
+  test('the log keeps only the lines in view in the page, follows the end, and scrolls back to its start', async ({
+    page,
+  }) => {
+    const log = page.getByRole('region', { name: 'Log' });
+    const lines = log.getByRole('listitem');
+    await log.scrollIntoViewIfNeeded();
+    await expect(lines.last()).toHaveText('output 300');
+    expect(await lines.count()).toBeLessThan(60);
+    await expect(lines.last()).toBeInViewport();
+    // Scrolled to its start (from the keyboard), the first line is there.
+    await log.getByRole('list').focus();
+    await page.keyboard.press('Home');
+    await expect(lines.first()).toHaveText('output 1');
+    await expect(lines.first()).toBeInViewport();
+    // Stepped back, the log is the log of that step.
+    await page.getByRole('slider', { name: 'Step' }).focus();
+    await page.keyboard.press('Home');
+    await expect(lines).toHaveText(['Nothing yet: task calls and tool output appear here.']);
+    // Back at the end, it follows the end again.
+    await page.keyboard.press('End');
+    await expect(lines.last()).toHaveText('output 300');
+    await expect(lines.last()).toBeInViewport();
   });
 });
