@@ -194,16 +194,21 @@ const results = {};
    * load ahead) is done before the warm figures of a settled page: switching languages, opening
    * and scrubbing a big record.
    */
-  const settled = (page) =>
-    page.waitForFunction(
-      async () => {
+  // Polled from here: waitForFunction takes an async predicate's promise as a truthy answer at
+  // once, which let these figures be taken while the service worker installed the whole build.
+  const settled = async (page) => {
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      const ready = await page.evaluate(async () => {
         const registration = await navigator.serviceWorker?.getRegistration();
         const python = window.__s04?.sandbox.runtime;
         return Boolean(registration?.active) && python?.runtime === 'python' && python.phase === 'ready';
-      },
-      null,
-      { timeout: 90_000, polling: 500 },
-    );
+      });
+      if (ready) return;
+      if (Date.now() > deadline) throw new Error('the page did not settle in 90 s (service worker, python3)');
+      await page.waitForTimeout(500);
+    }
+  };
   // 2-4. Prompt 1 at instant speed, several times in one page (follow-ups: one new subagent each).
   const page = await freshPage(browser);
   const clicks = [];

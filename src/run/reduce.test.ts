@@ -8,7 +8,9 @@ import { callsTools, says, ScriptedModel, toolUse } from '../../test/scripted';
 import { traceRecord } from './example';
 import { LiveRun } from './live';
 import { REFERENCE_LIMITS, type RunRecord, type RunSettings } from './record';
-import { EMPTY_VIEW, reduce, reduceAll } from './reduce';
+import { bigRecord, parallelRecord, parentCallsRecord } from '../../scripts/records.mjs';
+import type { RunEvent } from './record';
+import { EMPTY_VIEW, reduce, reduceAll, reduceRange, type RunView } from './reduce';
 import { Replay } from './replay';
 
 const trace: Trace = JSON.parse(
@@ -173,5 +175,137 @@ describe('what a record keeps', () => {
     expect(end).toMatchObject({ type: 'tool_end', output: 'x'.repeat(200) });
     expect(JSON.stringify(message)).toContain(output);
     expect(JSON.stringify(run.record).length).toBeLessThan(11_000);
+  });
+});
+
+/** The view after each event, reduced one by one (what reduceRange must equal). */
+function oneByOne(events: readonly RunEvent[], from: RunView = EMPTY_VIEW): RunView {
+  let view = from;
+  for (const event of events) view = reduce(view, event);
+  return view;
+}
+
+/** A parent call streaming one tool_use block whose input arrives as `deltas`. */
+function toolInputEvents(deltas: string[]): RunEvent[] {
+  const stream = (event: Extract<RunEvent, { type: 'stream' }>['event']): RunEvent => ({
+    type: 'stream',
+    agent: 'parent',
+    call: 1,
+    event,
+  });
+  return [
+    { type: 'run', prompt: 'p', settings },
+    { type: 'status', status: { kind: 'running' } },
+    { type: 'message', agent: 'parent', index: 0, message: { role: 'user', content: 'p' } },
+    { type: 'model_start', agent: 'parent', call: 1 },
+    stream({ type: 'block_start', index: 0, block: { type: 'tool_use', id: 't', name: 'bash', input: {} } }),
+    ...deltas.map((partial_json) => stream({ type: 'input_json_delta', index: 0, partial_json })),
+  ];
+}
+
+describe('reduceRange: a run of streamed deltas applied at once', () => {
+  it('gives the view of reducing one by one, at every step of the reference run and of made records', async () => {
+    const { record } = await recordReferenceRun();
+    const records = [
+      record.events,
+      parentCallsRecord(60, 500).events,
+      parallelRecord(4).events,
+    ] as unknown as RunEvent[][];
+    for (const events of records) {
+      // Stopped at every event, as a step-through may, and at the end.
+      let view = EMPTY_VIEW;
+      let expected = EMPTY_VIEW;
+      for (let i = 0; i < events.length;) {
+        const end = Math.min(events.length, i + 1 + (i % 7));
+        view = reduceRange(view, events, i, end);
+        expected = oneByOne(events.slice(i, end), expected);
+        expect(view).toEqual(expected);
+        i = end;
+      }
+      expect(reduceAll(events)).toEqual(oneByOne(events));
+    }
+  });
+
+  it('joins deltas: 5,000 input deltas of 500 calls are 500 joined applications', () => {
+    const events = bigRecord().events as unknown as RunEvent[];
+    const deltas = events.filter((e) => e.type === 'stream' && e.event.type === 'input_json_delta').length;
+    expect(deltas).toBe(5000);
+    const view = reduceAll(events);
+    expect(view.applied).toBe(events.length);
+    expect(view.parent.messages).toHaveLength(1001);
+  });
+
+  it('shows a tool input parsed where one by one would: a `}` before the last delta, whitespace, a bad end', () => {
+    const cases = [
+      ['{"command":', '"ls"', '}'],
+      ['{"command":"ls"}', ' ', '\n'],
+      ['{"a":{"b":1}', '}'],
+      ['{"a":', '1}', 'x'],
+      [' ', '{"a":1}'],
+      ['{"a":1', '}', ', "b": 2}'],
+    ];
+    for (const deltas of cases) {
+      const events = toolInputEvents(deltas);
+      for (let from = 0; from < events.length; from++) {
+        const start = oneByOne(events.slice(0, from));
+        expect(reduceRange(start, events, from, events.length), deltas.join('|')).toEqual(oneByOne(events));
+      }
+    }
+  });
+
+  it('keeps deltas of different agents, blocks and kinds apart', () => {
+    const stream = (agent: 'parent' | 'subagent-1', index: number, text: string): RunEvent => ({
+      type: 'stream',
+      agent,
+      call: 1,
+      event: { type: 'text_delta', index, text },
+    });
+    const events: RunEvent[] = [
+      { type: 'run', prompt: 'p', settings },
+      { type: 'status', status: { kind: 'running' } },
+      { type: 'message', agent: 'parent', index: 0, message: { role: 'user', content: 'p' } },
+      {
+        type: 'spawn',
+        agent: 'subagent-1',
+        from: 'parent',
+        taskId: 't1',
+        description: 'd',
+        messages: [{ role: 'user', content: 'x' }],
+      },
+      { type: 'worker', worker: 'subagent-1', phase: 'ready' },
+      { type: 'model_start', agent: 'parent', call: 1 },
+      { type: 'model_start', agent: 'subagent-1', call: 1 },
+      ...(['parent', 'subagent-1'] as const).flatMap((agent) => [
+        {
+          type: 'stream',
+          agent,
+          call: 1,
+          event: { type: 'block_start', index: 0, block: { type: 'text', text: '' } },
+        } as RunEvent,
+        {
+          type: 'stream',
+          agent,
+          call: 1,
+          event: { type: 'block_start', index: 1, block: { type: 'text', text: '' } },
+        } as RunEvent,
+      ]),
+      stream('parent', 0, 'a'),
+      stream('parent', 0, 'b'),
+      stream('subagent-1', 0, 'c'),
+      stream('parent', 0, 'd'),
+      stream('parent', 1, 'e'),
+      stream('parent', 1, 'f'),
+      stream('subagent-1', 1, 'g'),
+    ];
+    const view = reduceAll(events);
+    expect(view).toEqual(oneByOne(events));
+    expect(view.parent.draft).toEqual([
+      { type: 'text', text: 'abd' },
+      { type: 'text', text: 'ef' },
+    ]);
+    expect(view.subagents[0].draft).toEqual([
+      { type: 'text', text: 'c' },
+      { type: 'text', text: 'g' },
+    ]);
   });
 });

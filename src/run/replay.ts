@@ -7,7 +7,7 @@
  * events of reducing away from one.
  */
 import { isStep, type RecordEvent } from './record';
-import { EMPTY_VIEW, reduce, type RunView } from './reduce';
+import { EMPTY_VIEW, reduceRange, type RunView } from './reduce';
 
 const CHECKPOINT = 128;
 
@@ -67,8 +67,9 @@ export class Replay {
     let done = k * CHECKPOINT;
     let next = done === 0 ? 0 : this.#stepEvents[done - 1] + 1;
     while (done < target) {
-      const end = this.#stepEvents[done];
-      for (; next <= end; next++) view = reduce(view, this.#events[next]);
+      const end = this.#stepEvents[done] + 1;
+      view = reduceRange(view, this.#events, next, end);
+      next = end;
       done++;
       if (done % CHECKPOINT === 0 && this.#checkpoints.length === done / CHECKPOINT)
         this.#checkpoints.push(view);
