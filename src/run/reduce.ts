@@ -8,7 +8,7 @@
 import type { AgentId, AssistantBlock, Message, Usage } from '../core/messages';
 import type { StreamEvent } from '../core/model';
 import type { FileChange } from '../sandbox/sandbox';
-import type { ColumnState, RecordEvent, RunEvent, RunSettings, RunStatus } from './record';
+import type { ColumnState, RunEvent, RunSettings, RunStatus } from './record';
 
 /** One message array on screen: the parent's, or one subagent's. */
 export interface AgentView {
@@ -316,7 +316,7 @@ function apply(view: RunView, event: RunEvent): RunView {
 }
 
 /** Reduces a whole list of events from a starting view. */
-export function reduceAll(events: readonly RecordEvent[], from: RunView = EMPTY_VIEW): RunView {
+export function reduceAll(events: readonly RunEvent[], from: RunView = EMPTY_VIEW): RunView {
   return reduceRange(from, events, 0, events.length);
 }
 
