@@ -1,0 +1,48 @@
+/**
+ * Following the end of a list that grows (an array, the log): one scroll a frame, however many
+ * updates came in it, since each scroll reads the list's size (a layout).
+ */
+
+/** How often at most a long (virtual) list follows its end. */
+const FOLLOW_LONG_MS = 150;
+
+export interface EndFollower {
+  /** Asks for a scroll to the end on the next frame (or, for a long list, a little later). */
+  request(): void;
+  dispose(): void;
+}
+
+/**
+ * Calls `scroll` on the next frame after a request, once. A long list (`isLong()`) is followed
+ * at most every FOLLOW_LONG_MS: each follow makes it measure its newest items and scroll again,
+ * several layouts in one frame, and scrubbing a long record asks for one on every frame; the
+ * list still changes every frame, and the scroll catches up right after.
+ */
+export function endFollower(scroll: () => void, isLong: () => boolean): EndFollower {
+  let frame = 0;
+  let later = 0;
+  let followedAt = -Infinity;
+  const request = (): void => {
+    if (frame || later) return;
+    const wait = isLong() ? followedAt + FOLLOW_LONG_MS - performance.now() : 0;
+    if (wait > 0) {
+      later = window.setTimeout(() => {
+        later = 0;
+        request();
+      }, wait);
+      return;
+    }
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      followedAt = performance.now();
+      scroll();
+    });
+  };
+  return {
+    request,
+    dispose() {
+      cancelAnimationFrame(frame);
+      clearTimeout(later);
+    },
+  };
+}
