@@ -78,6 +78,13 @@ test('the Language menu switches the screen in place, and the choice is kept aft
   expect(await page.evaluate(() => (window as unknown as { kept?: number }).kept)).toBe(42);
   await expect(entries(page, '親のメッセージ')).toHaveCount(4);
   await expect(page.getByRole('button', { name: PROMPTS.framework, exact: true })).toBeVisible();
+  // What the model and the tools wrote is in its own language, not the screen's (lang=""): a
+  // screen reader does not read English tool output as Japanese, and a switch leaves it alone.
+  const parent = page.getByRole('region', { name: '親のメッセージ' });
+  await expect(parent.locator('[data-block="text"]').first()).toHaveAttribute('lang', '');
+  await expect(parent.locator('[data-block="tool_result"] pre').first()).toHaveAttribute('lang', '');
+  const tag = parent.getByText('ツール結果', { exact: true }).first();
+  expect(await tag.evaluate((e) => e.closest('[lang]')?.getAttribute('lang'))).toBe('ja');
 
   // The switch is measured from the choice to the next painted frame.
   await page.waitForFunction(() => performance.getEntriesByName('language:switch').length > 0);

@@ -303,7 +303,7 @@ const en: DemoText = {
     prompt: () =>
       'Find out which testing framework this project uses.\n\n' +
       'List the project files, read the dependency files (requirements.txt, pyproject.toml or package.json) and any ' +
-      'test configuration (pytest.ini, setup.cfg, conftest.py, vitest.config.*, jest.config.*), and look at one or two ' +
+      'test configuration (pytest.ini, setup.cfg, conftest.py, `vitest.config.*`, `jest.config.*`), and look at one or two ' +
       'test files. Report the framework with the evidence (file names and the lines that show it), plus any plugins ' +
       'or test configuration you find.',
   },
@@ -551,7 +551,7 @@ const zh: DemoText = {
     prompt: () =>
       '找出这个项目使用的测试框架。\n\n' +
       '列出项目文件，阅读依赖文件（requirements.txt、pyproject.toml 或 package.json）和测试配置' +
-      '（pytest.ini、setup.cfg、conftest.py、vitest.config.*、jest.config.*），再看一两个测试文件。' +
+      '（pytest.ini、setup.cfg、conftest.py、`vitest.config.*`、`jest.config.*`），再看一两个测试文件。' +
       '报告所用的框架及依据（文件名和能说明问题的那几行），以及你发现的插件或测试配置。',
   },
   summarizeTask: {
@@ -795,7 +795,7 @@ const ja: DemoText = {
     prompt: () =>
       'このプロジェクトが使っているテストフレームワークを調べてください。\n\n' +
       'プロジェクトのファイルを一覧し、依存関係のファイル（requirements.txt、pyproject.toml または package.json）と' +
-      'テストの設定（pytest.ini、setup.cfg、conftest.py、vitest.config.*、jest.config.*）を読み、テストファイルも一つか二つ見てください。' +
+      'テストの設定（pytest.ini、setup.cfg、conftest.py、`vitest.config.*`、`jest.config.*`）を読み、テストファイルも一つか二つ見てください。' +
       'フレームワークを根拠（ファイル名と、それを示す行）とともに報告し、見つかったプラグインやテスト設定も挙げてください。',
   },
   summarizeTask: {
