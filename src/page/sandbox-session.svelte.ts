@@ -12,8 +12,14 @@ import type { RuntimeProgress } from '../sandbox/runtimes';
 import type { FileChange, FileEntry, FileSlice } from '../sandbox/sandbox';
 import type { UrlSettings } from '../settings/url-settings';
 import type { SandboxConnection } from '../workers/sandbox-service';
+import { later } from '../run/store';
 import { LocalSandboxHost } from './local-sandbox';
 import { SANDBOX_LABELS, type SandboxHost } from './sandbox-host';
+
+/** WebContainer's attempt starts at the latest this long after boot, if no run is under way. */
+const WEB_CONTAINER_AFTER_MS = 1000;
+/** While a run is under way, how often the attempt looks again. */
+const QUIET_POLL_MS = 500;
 
 /**
  * WebContainer, as the header tells it: `off` (sandbox=local), `starting`, `unavailable` (why),
@@ -57,12 +63,16 @@ export class SandboxSession {
   #preloading: LocalSandboxHost | undefined;
   /** Once a run has begun, a late WebContainer is offered rather than switched to. */
   runStarted = false;
+  /** Whether a run is under way now (WebContainer's attempt waits for a quiet page). */
+  readonly #busy: () => boolean;
+  #disposed = false;
 
   constructor(
     url: UrlSettings,
-    events: { onChanges: (changes: FileChange[]) => void; onAdopted: () => void },
+    events: { onChanges: (changes: FileChange[]) => void; onAdopted: () => void; busy?: () => boolean },
   ) {
     this.#url = url;
+    this.#busy = events.busy ?? (() => false);
     this.#onChanges = events.onChanges;
     this.#onAdopted = events.onAdopted;
   }
@@ -94,7 +104,22 @@ export class SandboxSession {
       return;
     }
     await this.#adopt(LocalSandboxHost.take(sample));
-    if (sandbox === 'auto') void this.#tryWebContainer(timeoutMs);
+    if (sandbox === 'auto') this.#tryWebContainerWhenQuiet(timeoutMs);
+  }
+
+  /**
+   * WebContainer is tried beside the offline sandbox, but not beside a run: its attempt compiles
+   * 1.3 MB of script on the page's thread and opens StackBlitz's frame, and a learner who clicks
+   * a prompt as soon as the sandbox is ready would share two cores with it. It starts in the
+   * page's first idle moment after boot (within WEB_CONTAINER_AFTER_MS), or once a run is over.
+   */
+  #tryWebContainerWhenQuiet(timeoutMs: number | undefined): void {
+    const attempt = () => {
+      if (this.#disposed) return;
+      if (this.#busy()) setTimeout(attempt, QUIET_POLL_MS);
+      else void this.#tryWebContainer(timeoutMs);
+    };
+    later(attempt, WEB_CONTAINER_AFTER_MS);
   }
 
   /** Makes `host` the agents' sandbox once it is ready; the previous one is stopped. */
@@ -241,6 +266,7 @@ export class SandboxSession {
   }
 
   dispose(): void {
+    this.#disposed = true;
     this.#host?.dispose();
     this.#offered?.dispose();
   }

@@ -238,6 +238,7 @@ export class Playground {
         if (this.#run)
           this.#record({ type: 'sandbox', label: this.sandbox.label, workdir: this.sandbox.workdir });
       },
+      busy: () => this.running || this.comparison.running,
     });
     this.history = new History();
     this.playback = new Playback(this);
