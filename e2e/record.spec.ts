@@ -274,6 +274,24 @@ test.describe('a long record (300 calls: 601 messages, 300 log lines)', () => {
     }
   });
 
+  test('the parent array scrolls back to its first message from the keyboard, and to its end', async ({
+    page,
+  }) => {
+    const scroller = page.getByRole('region', { name: 'Parent messages' }).locator('[role="list"]').first();
+    await expect(parentList(page).last()).toHaveAttribute('data-index', '600');
+    await expect(parentList(page).last()).toBeInViewport();
+    // At once, while the array's newest messages may still be being measured.
+    await scroller.focus();
+    await page.keyboard.press('Home');
+    await expect(parentList(page).first()).toHaveAttribute('data-index', '0');
+    await expect(parentList(page).first()).toBeInViewport();
+    await page.waitForTimeout(300);
+    await expect(parentList(page).first()).toBeInViewport();
+    await page.keyboard.press('End');
+    await expect(parentList(page).last()).toHaveAttribute('data-index', '600');
+    await expect(parentList(page).last()).toBeInViewport();
+  });
+
   test('the log keeps only the lines in view in the page, follows the end, and scrolls back to its start', async ({
     page,
   }) => {

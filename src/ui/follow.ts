@@ -46,3 +46,19 @@ export function endFollower(scroll: () => void, isLong: () => boolean): EndFollo
     },
   };
 }
+
+/**
+ * Scrolls `element` to its end by its own offset, and again one frame later if what was rendered
+ * there (a virtual list's newest items, measured) made it taller, as long as `following()`.
+ *
+ * A virtual list is not followed with virtua's scrollToIndex: that keeps aiming at its item while
+ * items are measured (until 150 ms after the last), so a Home pressed meanwhile, or a scrollbar
+ * dragged, was pulled back to the end.
+ */
+export function scrollElementToEnd(element: HTMLElement, following: () => boolean): void {
+  element.scrollTop = element.scrollHeight;
+  requestAnimationFrame(() => {
+    if (following() && element.scrollHeight - element.scrollTop - element.clientHeight > 1)
+      element.scrollTop = element.scrollHeight;
+  });
+}
