@@ -71,6 +71,25 @@ test('sandbox=local never tries WebContainer', async ({ page, watch }) => {
   await expect(page.locator('iframe')).toHaveCount(0);
 });
 
+test.describe('where WebContainer’s own code cannot be fetched (offline, or a newer deploy)', () => {
+  test.use({ serviceWorkers: 'block' }); // the page's requests reach the route, not a worker's cache
+
+  test('sandbox=auto says so in the header, quietly, and the offline sandbox runs on', async ({ page }) => {
+    await page.route(/\/assets\/webcontainer-host-[\w-]+\.js$/, (route) =>
+      route.abort('internetdisconnected'),
+    );
+    await open(page, 'speed=instant');
+    await expect(
+      header(page).getByText(/^WebContainer unavailable: its code did not load \(.+\)$/),
+    ).toBeVisible({
+      timeout: 6000,
+    });
+    await expect(status(page)).toHaveText(/^Idle/);
+    await runSample(page, PROMPTS.framework);
+    await expect(header(page)).toContainText('Local (offline shell)');
+  });
+});
+
 test.describe('where WebContainer boots (a stand-in runtime)', () => {
   test('sandbox=auto: booted before the first run, the sample project moves there and runs there', async ({
     page,

@@ -117,7 +117,12 @@ export class SandboxSession {
     const attempt = () => {
       if (this.#disposed) return;
       if (this.#busy()) setTimeout(attempt, QUIET_POLL_MS);
-      else void this.#tryWebContainer(timeoutMs);
+      else
+        this.#tryWebContainer(timeoutMs).catch((error: unknown) => {
+          // Its code did not load (the page went offline or away, or a new deploy replaced it),
+          // or the move failed: the offline sandbox goes on, and the header says why.
+          this.webContainer = { kind: 'unavailable', reason: reasonOf(error) };
+        });
     };
     later(attempt, WEB_CONTAINER_AFTER_MS);
   }
@@ -154,7 +159,11 @@ export class SandboxSession {
 
   async #tryWebContainer(timeoutMs: number | undefined): Promise<void> {
     // Loaded on demand: the page's first script stays free of WebContainer.
-    const { cannotBootReason, WebContainerSandboxHost } = await import('./webcontainer-host');
+    const { cannotBootReason, WebContainerSandboxHost } = await import('./webcontainer-host').catch(
+      (error: unknown) => {
+        throw new Error(`its code did not load (${message(error)})`);
+      },
+    );
     const cannot = cannotBootReason();
     if (cannot) {
       this.webContainer = { kind: 'unavailable', reason: cannot };
