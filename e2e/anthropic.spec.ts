@@ -6,9 +6,17 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { CHILD_TOOLS, PARENT_TOOLS } from '../src/core/tools';
-import { expect, parentList, PROMPTS, status, subagentRegion, test } from './fixtures';
+import {
+  expect,
+  MOCK_API,
+  openOnEndpoint,
+  parentList,
+  PROMPTS,
+  status,
+  subagentRegion,
+  test,
+} from './fixtures';
 
-const MOCK = `http://127.0.0.1:${process.env.MOCK_API_PORT ?? 41801}`;
 const KEY = 'sk-ant-e2e-secret-key-0123456789';
 const WORKDIR = '/home/user/project';
 
@@ -27,23 +35,13 @@ interface Recorded {
 }
 
 async function requests(page: Page): Promise<Recorded[]> {
-  const all = (await (await page.request.get(`${MOCK}/_requests`)).json()) as Recorded[];
+  const all = (await (await page.request.get(`${MOCK_API}/_requests`)).json()) as Recorded[];
   return all.filter((r) => r.method === 'POST' && r.path === '/v1/messages');
 }
 
-/** Opens the playground on the mock endpoint and enters the key in Settings (never in the URL). */
-async function openWithKey(page: Page, model: string, options: { baseURL?: string; key?: string } = {}) {
-  await page.request.delete(`${MOCK}/_requests`);
-  await page.goto(
-    `/?provider=anthropic&baseURL=${encodeURIComponent(options.baseURL ?? MOCK)}&model=${model}`,
-  );
-  await expect(status(page)).toHaveText(/^Idle/);
-  await page.getByRole('button', { name: 'Settings' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Settings' });
-  await dialog.getByRole('textbox', { name: 'API key' }).fill(options.key ?? KEY);
-  await dialog.getByRole('button', { name: 'Save' }).click();
-  await expect(dialog).toBeHidden();
-}
+/** Opens the playground on the mock endpoint, this file's key saved in Settings. */
+const openWithKey = (page: Page, model: string, options: { baseURL?: string; key?: string } = {}) =>
+  openOnEndpoint(page, model, { key: KEY, ...options });
 
 /** Records every text the status line shows, to see short-lived states such as retrying. */
 async function recordStatus(page: Page) {
@@ -301,7 +299,7 @@ test.describe('the Anthropic API path (mock endpoint)', () => {
   });
 
   test('an API key is refused until one is entered, and is remembered only when asked', async ({ page }) => {
-    await page.goto(`/?provider=anthropic&baseURL=${encodeURIComponent(MOCK)}&model=mock-s04`);
+    await page.goto(`/?provider=anthropic&baseURL=${encodeURIComponent(MOCK_API)}&model=mock-s04`);
     await expect(status(page)).toHaveText(/^Idle/);
     await page.getByRole('button', { name: PROMPTS.framework, exact: true }).click();
     await expect(page.getByRole('alert')).toContainText('API key');

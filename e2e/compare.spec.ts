@@ -3,7 +3,17 @@
  * copy of the sample project, and the saving it shows is the one the records give.
  */
 import { parallelRecord, parentCallsRecord } from '../scripts/records.mjs';
-import { expect, importFile, open, PROMPTS, runSample, status, test } from './fixtures';
+import {
+  expect,
+  importFile,
+  open,
+  openOnEndpoint,
+  parentList,
+  PROMPTS,
+  runSample,
+  status,
+  test,
+} from './fixtures';
 
 /** The parent's context at its last call, computed here from a record (SPEC.md). */
 function parentContext(record: {
@@ -97,6 +107,22 @@ test('Stop during a comparison ends it and keeps the runs finished so far', asyn
   await expect(region).toContainText('The comparison ended early');
   await expect(region.getByRole('row').nth(1)).toContainText('Finished');
   await expect(region).not.toContainText('Isolation saved');
+});
+
+test('a comparison whose second run fails shows the first run and the failure', async ({ page }) => {
+  // The endpoint answers the single agent but refuses a request that offers `task`.
+  await openOnEndpoint(page, 'mock-no-task');
+  await page.getByRole('textbox', { name: 'Prompt' }).fill(PROMPTS.framework);
+  await page.getByRole('button', { name: 'Compare' }).click();
+  const region = page.getByRole('region', { name: 'Comparison' });
+  await expect(status(page)).toHaveText(/^Failed: .*400.*task/, { timeout: 30_000 });
+  await expect(region).toContainText(/The comparison ended early: Failed: .*400/);
+  const rows = region.getByRole('row');
+  await expect(rows.nth(1)).toContainText('No subagent');
+  await expect(rows.nth(1)).toContainText('Finished');
+  await expect(region).not.toContainText('Isolation saved');
+  // The failed run's arrays stay on screen: its prompt, and no answer.
+  await expect(parentList(page).first()).toContainText(PROMPTS.framework);
 });
 
 test.describe('loop limits and recursion', () => {

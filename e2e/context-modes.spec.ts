@@ -5,9 +5,18 @@
  */
 import type { Page } from '@playwright/test';
 import { CHILD_TOOLS } from '../src/core/tools';
-import { expect, open, PROMPTS, runSample, status, subagentRegion, test, type Watch } from './fixtures';
+import {
+  expect,
+  MOCK_API,
+  open,
+  openOnEndpoint,
+  PROMPTS,
+  runSample,
+  subagentRegion,
+  test,
+  type Watch,
+} from './fixtures';
 
-const MOCK = `http://127.0.0.1:${process.env.MOCK_API_PORT ?? 41801}`;
 const KEY = 'sk-ant-e2e-context-modes-0123456789';
 const WORKDIR = '/home/user/project';
 const SUBAGENT_SYSTEM = `You are a coding subagent at ${WORKDIR}. Complete the given task, then summarize your findings.`;
@@ -20,7 +29,7 @@ interface Sent {
 }
 
 async function sent(page: Page): Promise<Sent[]> {
-  const all = (await (await page.request.get(`${MOCK}/_requests`)).json()) as Array<{
+  const all = (await (await page.request.get(`${MOCK_API}/_requests`)).json()) as Array<{
     method: string;
     path: string;
     body: Sent;
@@ -28,17 +37,8 @@ async function sent(page: Page): Promise<Sent[]> {
   return all.filter((r) => r.method === 'POST' && r.path === '/v1/messages').map((r) => r.body);
 }
 
-/** The mock endpoint in a context mode, the key entered in Settings (never in the URL). */
-async function openMock(page: Page, query: string) {
-  await page.request.delete(`${MOCK}/_requests`);
-  await page.goto(`/?provider=anthropic&baseURL=${encodeURIComponent(MOCK)}&model=mock-s04&${query}`);
-  await expect(status(page)).toHaveText(/^Idle/);
-  await page.getByRole('button', { name: 'Settings' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Settings' });
-  await dialog.getByRole('textbox', { name: 'API key' }).fill(KEY);
-  await dialog.getByRole('button', { name: 'Save' }).click();
-  await expect(dialog).toBeHidden();
-}
+/** The mock endpoint in a context mode, the key saved in Settings. */
+const openMock = (page: Page, query: string) => openOnEndpoint(page, 'mock-s04', { key: KEY, query });
 
 async function spawns(page: Page): Promise<Array<{ agent: string; from: string; messages: unknown[] }>> {
   const record = await page.evaluate(() =>

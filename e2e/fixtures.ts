@@ -165,6 +165,35 @@ export async function open(page: Page, query = 'speed=instant'): Promise<void> {
   await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
 }
 
+/** The mock Messages API that playwright.config.ts starts (scripts/mock-api.mjs). */
+export const MOCK_API = `http://127.0.0.1:${process.env.MOCK_API_PORT ?? 41801}`;
+
+/** Enters an API key in Settings (never in the URL) and saves. */
+export async function saveKey(page: Page, key: string, { remember = false } = {}): Promise<void> {
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await dialog.getByRole('textbox', { name: 'API key' }).fill(key);
+  if (remember) await dialog.getByRole('checkbox', { name: /Remember the key/ }).check();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+}
+
+/**
+ * Opens the playground on an Anthropic endpoint (the mock by default, where the model names the
+ * scenario), with the key saved in Settings; the mock's list of requests starts empty.
+ */
+export async function openOnEndpoint(
+  page: Page,
+  model: string,
+  { key = 'sk-ant-e2e-any-key', baseURL = MOCK_API, query = '' } = {},
+): Promise<void> {
+  await page.request.delete(`${MOCK_API}/_requests`);
+  const extra = query ? `&${query}` : '';
+  await page.goto(`/?provider=anthropic&baseURL=${encodeURIComponent(baseURL)}&model=${model}${extra}`);
+  await expect(status(page)).toHaveText(/^Idle/);
+  await saveKey(page, key);
+}
+
 /** Picks a file for `Import run` (the button opens the chooser). */
 export async function importFile(page: Page, name: string, content: string | Buffer): Promise<void> {
   const chooser = page.waitForEvent('filechooser');

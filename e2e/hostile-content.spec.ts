@@ -5,9 +5,7 @@
  * prompt as one bash command).
  */
 import type { Page, Request } from '@playwright/test';
-import { expect, PROMPTS, status, test } from './fixtures';
-
-const MOCK = `http://127.0.0.1:${process.env.MOCK_API_PORT ?? 41801}`;
+import { expect, MOCK_API, openOnEndpoint, PROMPTS, status, test } from './fixtures';
 
 interface Recorded {
   method: string;
@@ -16,20 +14,10 @@ interface Recorded {
 }
 
 async function recorded(page: Page): Promise<Recorded[]> {
-  return (await (await page.request.get(`${MOCK}/_requests`)).json()) as Recorded[];
+  return (await (await page.request.get(`${MOCK_API}/_requests`)).json()) as Recorded[];
 }
 
-/** Opens the playground on the mock endpoint with a key entered in Settings. */
-async function openOnMock(page: Page, model: string): Promise<void> {
-  await page.request.delete(`${MOCK}/_requests`);
-  await page.goto(`/?provider=anthropic&baseURL=${encodeURIComponent(MOCK)}&model=${model}`);
-  await expect(status(page)).toHaveText(/^Idle/);
-  await page.getByRole('button', { name: 'Settings' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Settings' });
-  await dialog.getByRole('textbox', { name: 'API key' }).fill('sk-ant-e2e-hostile');
-  await dialog.getByRole('button', { name: 'Save' }).click();
-  await expect(dialog).toBeHidden();
-}
+const openOnMock = (page: Page, model: string) => openOnEndpoint(page, model, { key: 'sk-ant-e2e-hostile' });
 
 /** Runs a prompt to its end (with mock-shell: one bash command). */
 async function runPrompt(page: Page, prompt: string, timeout = 20_000): Promise<void> {
@@ -88,9 +76,9 @@ test('model text cannot hide, cover or impersonate the app, nor load a remote im
   expect(await hitStaysInItsBox(page, viewport.width / 2, viewport.height / 2)).toBe(true);
 
   // The image is a link to it, not a request.
-  await expect(parent.getByRole('link', { name: `${MOCK}/pixel.png` })).toHaveAttribute(
+  await expect(parent.getByRole('link', { name: `${MOCK_API}/pixel.png` })).toHaveAttribute(
     'href',
-    `${MOCK}/pixel.png`,
+    `${MOCK_API}/pixel.png`,
   );
   await expect(status(page)).toHaveText(/^Finished/, { timeout: 20_000 });
   await expect(page.getByRole('status')).toHaveCount(1);
@@ -105,7 +93,7 @@ import js, pyodide_js
 from pyodide.code import run_js
 from pyodide.ffi import to_js
 
-page, mock = ${JSON.stringify(pageOrigin)}, ${JSON.stringify(MOCK)}
+page, mock = ${JSON.stringify(pageOrigin)}, ${JSON.stringify(MOCK_API)}
 tries = {
     'fetch': lambda: js.fetch(page + '/probe-fetch'),
     'fetch mock': lambda: js.fetch(mock + '/probe-fetch'),
@@ -146,7 +134,7 @@ test('python3 cannot reach the network, the storage or the page', async ({ page,
   const requests: Request[] = [];
   const onRequest = (request: Request) => requests.push(request);
   page.on('request', onRequest);
-  await page.request.delete(`${MOCK}/_requests`);
+  await page.request.delete(`${MOCK_API}/_requests`);
   const origin = new URL(page.url()).origin;
   const encoded = Buffer.from(escapeScript(origin)).toString('base64');
   await runPrompt(page, `python3 -c "import base64; exec(base64.b64decode('${encoded}').decode())"`);
@@ -171,7 +159,7 @@ test('python3 cannot reach the network, the storage or the page', async ({ page,
   expect(lines.fetch).toContain('fetch is not available');
 
   // Nothing but the model calls left the page while the script ran.
-  const other = requests.map((r) => r.url()).filter((url) => url !== `${MOCK}/v1/messages`);
+  const other = requests.map((r) => r.url()).filter((url) => url !== `${MOCK_API}/v1/messages`);
   expect(other).toEqual([]);
   expect(calls.filter((r) => r.path.startsWith('/probe'))).toEqual([]);
 });

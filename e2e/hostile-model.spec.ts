@@ -4,11 +4,10 @@
  * Messages API (started by playwright.config.ts) plays each case and records what it received.
  */
 import type { Page } from '@playwright/test';
-import { expect, parentList, PROMPTS, status, test } from './fixtures';
+import { expect, MOCK_API, openOnEndpoint, parentList, PROMPTS, saveKey, status, test } from './fixtures';
 
-const PORT = process.env.MOCK_API_PORT ?? 41801;
-const MOCK = `http://127.0.0.1:${PORT}`;
 /** The same mock under another host name: another endpoint as far as a key is concerned. */
+const PORT = new URL(MOCK_API).port;
 const OTHER = `http://localhost:${PORT}`;
 const KEY = 'sk-ant-e2e-hostile-key-0123456789';
 
@@ -21,7 +20,7 @@ interface Recorded {
 }
 
 async function records(page: Page): Promise<Recorded[]> {
-  return (await (await page.request.get(`${MOCK}/_requests`)).json()) as Recorded[];
+  return (await (await page.request.get(`${MOCK_API}/_requests`)).json()) as Recorded[];
 }
 
 async function requests(page: Page): Promise<Recorded[]> {
@@ -33,24 +32,10 @@ async function keyed(page: Page): Promise<Recorded[]> {
   return (await records(page)).filter((r) => r.headers.authorization || r.headers['x-api-key']);
 }
 
-const link = (model: string, baseURL = MOCK) =>
+const link = (model: string, baseURL = MOCK_API) =>
   `/?provider=anthropic&baseURL=${encodeURIComponent(baseURL)}&model=${model}`;
 
-async function saveKey(page: Page, { remember = false } = {}) {
-  await page.getByRole('button', { name: 'Settings' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Settings' });
-  await dialog.getByRole('textbox', { name: 'API key' }).fill(KEY);
-  if (remember) await dialog.getByRole('checkbox', { name: /Remember the key/ }).check();
-  await dialog.getByRole('button', { name: 'Save' }).click();
-  await expect(dialog).toBeHidden();
-}
-
-async function openWithKey(page: Page, model: string) {
-  await page.request.delete(`${MOCK}/_requests`);
-  await page.goto(link(model));
-  await expect(status(page)).toHaveText(/^Idle/);
-  await saveKey(page);
-}
+const openWithKey = (page: Page, model: string) => openOnEndpoint(page, model, { key: KEY });
 
 async function runPrompt(page: Page, prompt: string) {
   await page.getByRole('textbox', { name: 'Prompt' }).fill(prompt);
@@ -63,7 +48,7 @@ test.describe('a hostile link or model', () => {
   }) => {
     await page.goto(link('mock-s04'));
     await expect(status(page)).toHaveText(/^Idle/);
-    await saveKey(page, { remember: true });
+    await saveKey(page, KEY, { remember: true });
 
     // Settings names the key's host, and shows before Save that a new base URL would move it.
     await page.getByRole('button', { name: 'Settings' }).click();
@@ -75,7 +60,7 @@ test.describe('a hostile link or model', () => {
     );
     await settings.getByRole('button', { name: 'Cancel' }).click();
 
-    await page.request.delete(`${MOCK}/_requests`);
+    await page.request.delete(`${MOCK_API}/_requests`);
     await page.goto(link('mock-s04', OTHER));
     await expect(status(page)).toHaveText(/^Idle/);
     await runPrompt(page, PROMPTS.framework);
@@ -102,7 +87,7 @@ test.describe('a hostile link or model', () => {
     expect(sent.length).toBeGreaterThan(0);
     expect(sent.every((r) => r.headers.host === `localhost:${PORT}`)).toBe(true);
     // The remembered key still belongs to the host it was saved for.
-    expect(await page.evaluate(() => localStorage.getItem('s04.apiKeyOrigin'))).toBe(MOCK);
+    expect(await page.evaluate(() => localStorage.getItem('s04.apiKeyOrigin'))).toBe(MOCK_API);
     expect(await page.content()).not.toContain(KEY);
   });
 
@@ -133,7 +118,7 @@ test.describe('a hostile link or model', () => {
     const settings = page.getByRole('dialog', { name: 'Settings' });
     await settings.getByRole('combobox', { name: 'Model' }).fill('mock-s04');
     await settings.getByRole('button', { name: 'Save' }).click();
-    await page.request.delete(`${MOCK}/_requests`);
+    await page.request.delete(`${MOCK_API}/_requests`);
     await runPrompt(page, 'Try again, please');
     await expect(status(page)).toHaveText(/^Finished/, { timeout: 20_000 });
     const sent = await requests(page);

@@ -7,20 +7,11 @@
  * command that never ends when the prompt says "runaway", else `echo ready`.
  */
 import type { Page } from '@playwright/test';
-import { expect, open, parentList, PROMPTS, runSample, status, test } from './fixtures';
+import { expect, open, openOnEndpoint, parentList, PROMPTS, runSample, status, test } from './fixtures';
 
-const MOCK = `http://127.0.0.1:${process.env.MOCK_API_PORT ?? 41801}`;
-
-/** Opens the playground on the mock endpoint, with a key entered in Settings (never in the URL). */
-async function openOnMock(page: Page, scenario: string): Promise<void> {
-  await page.goto(`/?provider=anthropic&sandbox=local&baseURL=${encodeURIComponent(MOCK)}&model=${scenario}`);
-  await expect(status(page)).toHaveText(/^Idle/);
-  await page.getByRole('button', { name: 'Settings' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Settings' });
-  await dialog.getByRole('textbox', { name: 'API key' }).fill('sk-ant-e2e-any-key');
-  await dialog.getByRole('button', { name: 'Save' }).click();
-  await expect(dialog).toBeHidden();
-}
+/** The mock endpoint on the offline sandbox, a key saved in Settings. */
+const openOnMock = (page: Page, scenario: string) =>
+  openOnEndpoint(page, scenario, { query: 'sandbox=local' });
 
 async function runPrompt(page: Page, prompt: string): Promise<void> {
   await page.getByRole('textbox', { name: 'Prompt' }).fill(prompt);

@@ -5,10 +5,9 @@
  * streaming as it goes. Settings' presets and "Test connection" are checked on the same endpoint.
  */
 import type { Page } from '@playwright/test';
-import { expect, parentList, PROMPTS, status, test } from './fixtures';
+import { expect, MOCK_API, parentList, PROMPTS, status, test } from './fixtures';
 
-const MOCK = `http://127.0.0.1:${process.env.MOCK_API_PORT ?? 41801}`;
-const NO_CORS = `${MOCK}/no-cors`;
+const NO_CORS = `${MOCK_API}/no-cors`;
 const KEY = 'sk-ant-e2e-relay-key-0123456789';
 
 interface Recorded {
@@ -20,7 +19,7 @@ interface Recorded {
 }
 
 async function requests(page: Page): Promise<Recorded[]> {
-  return (await (await page.request.get(`${MOCK}/_requests`)).json()) as Recorded[];
+  return (await (await page.request.get(`${MOCK_API}/_requests`)).json()) as Recorded[];
 }
 
 function settings(page: Page) {
@@ -29,7 +28,7 @@ function settings(page: Page) {
 
 /** Opens the playground on the CORS-less mock and enters the key in Settings. */
 async function openOnNoCors(page: Page, model: string, key = KEY) {
-  await page.request.delete(`${MOCK}/_requests`);
+  await page.request.delete(`${MOCK_API}/_requests`);
   await page.goto(`/?provider=anthropic&baseURL=${encodeURIComponent(NO_CORS)}&model=${model}`);
   await expect(status(page)).toHaveText(/^Idle/);
   await page.getByRole('button', { name: 'Settings' }).click();
@@ -58,7 +57,7 @@ test.describe('the relay for endpoints without CORS', () => {
     const direct = (await requests(page)).filter((r) => r.method === 'POST');
     expect(direct.length).toBeGreaterThan(0);
     for (const r of direct) expect(r.headers.origin).toBe(new URL(page.url()).origin);
-    await page.request.delete(`${MOCK}/_requests`);
+    await page.request.delete(`${MOCK_API}/_requests`);
 
     await page.getByRole('button', { name: 'Settings' }).click();
     const relay = settings(page).getByRole('checkbox', { name: 'Send through the local server' });

@@ -25,6 +25,8 @@
  *   mock-thinking     mock-s04 with unasked thinking + redacted_thinking blocks first (as some
  *                     compatible endpoints do); their signatures are checked when sent back
  *   mock-401 mock-429 mock-500       those errors, always (429 and 500 are retried by the SDK)
+ *   mock-no-task      mock-s04 for a parent without `task` (context mode none); a request that
+ *                     offers `task` gets 400 (a Compare whose isolated run fails)
  *   mock-529-then-ok  529 overloaded on the first attempt of each call, then mock-s04
  *   mock-slow         mock-s04 streamed at ~100 ms per event (for Stop)
  *   mock-hang         sends the response headers, then nothing
@@ -70,6 +72,7 @@ export const SCENARIOS = [
   'mock-429',
   'mock-529-then-ok',
   'mock-500',
+  'mock-no-task',
   'mock-slow',
   'mock-hang',
   'mock-parallel',
@@ -620,6 +623,10 @@ export function startMockApi({
         );
       case 'mock-500':
         throw new ApiError(500, 'api_error', 'Internal server error', retryHeaders);
+      case 'mock-no-task':
+        if (delegates(body))
+          throw new ApiError(400, 'invalid_request_error', 'tools.0: the tool `task` is not accepted (mock)');
+        break;
       case 'mock-529-then-ok': {
         // The SDK numbers its attempts; other clients get a 529 once per distinct request body.
         const first = retryCount === undefined ? !overloadedOnce.has(raw) : retryCount === 0;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMockApi, type MockApi } from '../../scripts/mock-api.mjs';
-import { PARENT_TOOLS, parentSystem, subagentSystem } from '../core/tools';
+import { CHILD_TOOLS, PARENT_TOOLS, parentSystem, subagentSystem } from '../core/tools';
+import { soloSystem } from '../core/variants';
 
 let mock: MockApi;
 beforeAll(async () => {
@@ -131,6 +132,14 @@ describe('the mock Messages API (scripts/mock-api.mjs)', () => {
     });
     const limited = await post(body({ model: 'mock-429' }));
     expect(limited.headers.get('retry-after')).toBe('0');
+  });
+
+  it('mock-no-task answers a parent without `task` and refuses one that offers it', async () => {
+    const single = body({ model: 'mock-no-task', tools: CHILD_TOOLS, system: soloSystem('/w') });
+    expect((await post(single)).status).toBe(200);
+    const refused = await post(body({ model: 'mock-no-task' }));
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: { type: 'invalid_request_error' } });
   });
 
   it('refuses what the real API refuses: unknown block fields, forged signatures, unanswered tool_use', async () => {
