@@ -113,6 +113,32 @@ test('once the sandbox is ready, the parent’s worker is started ahead of the f
   expect(await page.evaluate(() => performance.getEntriesByName('model:call').length)).toBe(0);
 });
 
+test('the agents’ workers start with the first screen, not after the sandbox; the first task takes the spare', async ({
+  page,
+  watch,
+}) => {
+  // The sandbox's script is held back, so the screen is up long before the sandbox is ready.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/sandbox-[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/?speed=instant');
+  await expect(page.getByRole('status')).toHaveText(/^Idle \(starting the sandbox/);
+  await expect.poll(() => watch.open('parent')).toEqual(['parent']);
+  await expect.poll(() => watch.open('subagent')).toEqual(['subagent-1']);
+  expect(await page.evaluate(() => performance.getEntriesByName('sandbox:ready').length)).toBe(0);
+
+  release();
+  await runSample(page, PROMPTS.framework);
+  // One worker each: the run used the ones started with the screen, and subagent-1 was its task's.
+  const names = await watch.names();
+  expect(names.filter((name) => name === 'parent')).toHaveLength(1);
+  expect(names.filter((name) => name === 'subagent-1')).toHaveLength(1);
+  await expect.poll(() => watch.spare()).toBe('subagent-2'); // the next task's
+});
+
 test('the sandbox module is evaluated once in its worker, also after its lazily loaded commands ran', async ({
   page,
 }) => {

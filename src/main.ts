@@ -1,5 +1,6 @@
 import './boot';
 import { mount } from 'svelte';
+import { startAgentWorkersEarly } from './page/agent-workers';
 import { chooseLanguage } from './settings/language';
 import { readUrlSettings } from './settings/url-settings';
 import App from './ui/App.svelte';
@@ -7,10 +8,12 @@ import { loadLanguage } from './ui/i18n';
 import { storedLanguage } from './ui/language.svelte';
 import './ui/app.css';
 
+const settings = readUrlSettings(location.search);
+
 // The first screen is in the learner's language from its first paint: Chinese and Japanese are
 // chunks of their own, fetched alongside (English is in this script).
 const language = chooseLanguage({
-  url: readUrlSettings(location.search).lang,
+  url: settings.lang,
   stored: storedLanguage(),
   browser: navigator.languages ?? [],
 });
@@ -18,4 +21,14 @@ const strings = loadLanguage(language).catch(() => {}); // without them, English
 
 // The sandbox's worker was created by boot.ts; its script is fetched in a task of this thread,
 // so the screen is built one task later, to let that fetch start before the busy mount.
-setTimeout(() => void strings.then(() => mount(App, { target: document.getElementById('app')! })), 0);
+setTimeout(
+  () =>
+    void strings.then(() => {
+      mount(App, { target: document.getElementById('app')! });
+      // The agents' workers right after the first render: their scripts compile while the
+      // sandbox is taken over, not after a first click. Any earlier, on two cores, they delay the
+      // first paint. Where WebContainer is chosen, the agents wait for its boot as before.
+      if (settings.sandbox !== 'webcontainer') startAgentWorkersEarly({ spare: settings.context !== 'none' });
+    }),
+  0,
+);

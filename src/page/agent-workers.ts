@@ -63,6 +63,29 @@ function taskHost(handlers: AgentHandlers): TaskHost {
 
 const epochNow = () => performance.timeOrigin + performance.now();
 
+/** A worker created before the playground existed, waiting to be taken by name. */
+interface EarlyWorker {
+  worker: Worker;
+  failure: Promise<never>;
+  createdAtEpoch: number;
+}
+const early = new Map<AgentId, EarlyWorker>();
+
+function create(id: AgentId): EarlyWorker {
+  const worker = id === 'parent' ? new ParentWorker({ name: id }) : new SubagentWorker({ name: id });
+  // Listened to from the start: a script that fails to load says so once, maybe before it is taken.
+  const failure = failureOf(worker, id);
+  failure.catch(() => {});
+  return { worker, failure, createdAtEpoch: epochNow() };
+}
+
+/** The early worker named `id`, or a new one. */
+function take(id: AgentId): EarlyWorker {
+  const found = early.get(id);
+  early.delete(id);
+  return found ?? create(id);
+}
+
 /** A subagent's worker from `new Worker` on, before it has a task. */
 interface Started {
   id: AgentId;
@@ -71,6 +94,18 @@ interface Started {
   failure: Promise<never>;
   ready: Promise<WorkerReady>;
   isReady: boolean;
+}
+
+/**
+ * Starts the parent's worker, and the first task's spare, once the screen is first drawn
+ * (src/main.ts), before the playground asks for them: on a fresh page it asks only after a few
+ * round trips to the sandbox, which a busy page thread delays, so a first click found their scripts
+ * still loading. The playground takes them by name (`startParent`, `prepare`) and reports them
+ * `created` at the time they really were.
+ */
+export function startAgentWorkersEarly({ spare }: { spare: boolean }): void {
+  const ids: AgentId[] = spare ? ['parent', 'subagent-1'] : ['parent'];
+  for (const id of ids) if (!early.has(id)) early.set(id, create(id));
 }
 
 export class AgentWorkers {
@@ -106,9 +141,10 @@ export class AgentWorkers {
   prepare(id: AgentId): void {
     if (this.#spare?.id === id) return;
     this.#dropSpare();
-    this.#spare = this.#start(id);
+    const { started, createdAtEpoch } = this.#start(id);
+    this.#spare = started;
     // Reported once it is the spare, so that its owner can tell it is one from its first event.
-    this.#lifecycle(id, 'created', epochNow());
+    this.#lifecycle(id, 'created', createdAtEpoch);
   }
 
   #dropSpare(): void {
@@ -120,13 +156,11 @@ export class AgentWorkers {
     this.#lifecycle(spare.id, 'terminated', epochNow());
   }
 
-  /** A new worker for `id`; its caller reports it `created`. */
-  #start(id: AgentId): Started {
-    const worker = new SubagentWorker({ name: id });
+  /** A fresh worker for `id` (an early one if it is waiting); its caller reports it `created`. */
+  #start(id: AgentId): { started: Started; createdAtEpoch: number } {
+    const { worker, failure, createdAtEpoch } = take(id);
     this.#subagents.set(id, worker);
     const api = Comlink.wrap<SubagentWorkerApi>(worker);
-    const failure = failureOf(worker, id);
-    failure.catch(() => {});
     const started: Started = { id, worker, api, failure, ready: undefined!, isReady: false };
     started.ready = Promise.race([api.ready(), failure]).then((answer) => {
       const checked = checkReady(answer);
@@ -135,7 +169,7 @@ export class AgentWorkers {
       return checked;
     });
     started.ready.catch(() => {});
-    return started;
+    return { started, createdAtEpoch };
   }
 
   /**
@@ -144,11 +178,9 @@ export class AgentWorkers {
    */
   startParent(): void {
     if (this.#parent) return;
-    const worker = new ParentWorker({ name: 'parent' });
-    const failure = failureOf(worker, 'parent');
-    failure.catch(() => {});
+    const { worker, failure, createdAtEpoch } = take('parent');
     this.#parent = { worker, api: Comlink.wrap<ParentWorkerApi>(worker), failure };
-    this.#lifecycle('parent', 'created', epochNow());
+    this.#lifecycle('parent', 'created', createdAtEpoch);
   }
 
   /** Runs one prompt in the parent's worker; resolves when it is over, or rejects with why. */
@@ -166,8 +198,9 @@ export class AgentWorkers {
       started = this.#spare;
       this.#spare = undefined;
     } else {
-      started = this.#start(id);
-      this.#lifecycle(id, 'created', epochNow());
+      const fresh = this.#start(id);
+      started = fresh.started;
+      this.#lifecycle(id, 'created', fresh.createdAtEpoch);
     }
     const { worker, api, failure, ready } = started;
     let terminated = false;
