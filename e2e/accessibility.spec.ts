@@ -65,6 +65,8 @@ async function runPrompt2(page: Page, finished: RegExp): Promise<void> {
 test('axe finds nothing on the main screen, in Settings, in History, and after prompt 2', async ({
   page,
 }) => {
+  // Five analyses of the whole page, 3-6 s each on a busy 2-core machine, and a run between them.
+  test.setTimeout(60_000);
   await open(page);
   expect(await axeViolations(page), 'main screen').toEqual([]);
 
