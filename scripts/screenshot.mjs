@@ -10,6 +10,7 @@
  *
  * Usage: npm run screenshot   (builds, serves on 127.0.0.1:41733, shoots, stops the server)
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { chromium } from 'playwright';
 import { chromiumPath, serveBuiltApp } from './built-app.mjs';
@@ -32,6 +33,11 @@ const SIZES = [
   ['phone', { width: 390, height: 844 }],
   ['projector', { width: 1920, height: 1080 }],
 ];
+
+// Chinese and Japanese need a CJK font on the system; without one, Chromium draws boxes.
+const cjk = spawnSync('fc-list', [':lang=zh', 'family'], { encoding: 'utf8' });
+if (!cjk.stdout?.trim())
+  console.warn('No CJK font found (Debian: apt-get install fonts-noto-cjk): zh and ja will show boxes.');
 
 const BASE = await serveBuiltApp(PORT);
 const executablePath = chromiumPath();
