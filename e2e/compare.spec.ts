@@ -193,6 +193,10 @@ test('twelve subagents at once: one timeline row each, overlapping in time, each
     expect(boxes[i].top).toBeGreaterThanOrEqual(boxes[i - 1].bottom - 0.5);
     expect(boxes[i].height).toBeGreaterThanOrEqual(12);
   }
+  // Beside the chart, the rows take the panel's height: none is cut off above empty space.
+  const list = (await timeline.getByRole('list').boundingBox())!;
+  const panel = (await timeline.boundingBox())!;
+  expect(list.y + list.height).toBeGreaterThan(panel.y + panel.height - 16);
   // A click on Subagent 12's last model call steps the run to it.
   await rows
     .nth(12)
