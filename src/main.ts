@@ -1,14 +1,10 @@
-import './boot';
+import { settings, startAgentsAfterFirstScreen } from './boot';
 import { mount } from 'svelte';
-import { startAgentWorkersEarly } from './page/agent-workers';
 import { chooseLanguage } from './settings/language';
-import { readUrlSettings } from './settings/url-settings';
 import App from './ui/App.svelte';
 import { loadLanguage } from './ui/i18n';
 import { storedLanguage } from './ui/language.svelte';
 import './ui/app.css';
-
-const settings = readUrlSettings(location.search);
 
 // The first screen is in the learner's language from its first paint: Chinese and Japanese are
 // chunks of their own, fetched alongside (English is in this script).
@@ -25,10 +21,7 @@ setTimeout(
   () =>
     void strings.then(() => {
       mount(App, { target: document.getElementById('app')! });
-      // The agents' workers right after the first render: their scripts compile while the
-      // sandbox is taken over, not after a first click. Any earlier, on two cores, they delay the
-      // first paint. Where WebContainer is chosen, the agents wait for its boot as before.
-      if (settings.sandbox !== 'webcontainer') startAgentWorkersEarly({ spare: settings.context !== 'none' });
+      startAgentsAfterFirstScreen();
     }),
   0,
 );

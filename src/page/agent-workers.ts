@@ -98,7 +98,7 @@ interface Started {
 
 /**
  * Starts the parent's worker, and the first task's spare, once the screen is first drawn
- * (src/main.ts), before the playground asks for them: on a fresh page it asks only after a few
+ * (src/boot.ts), before the playground asks for them: on a fresh page it asks only after a few
  * round trips to the sandbox, which a busy page thread delays, so a first click found their scripts
  * still loading. The playground takes them by name (`startParent`, `prepare`) and reports them
  * `created` at the time they really were.
