@@ -125,6 +125,26 @@ describe('the locales', () => {
     }
   });
 
+  it("writes counts with the language's separators, with one number formatter per language", () => {
+    const Original = Intl.NumberFormat;
+    let made = 0;
+    Intl.NumberFormat = function (...args: ConstructorParameters<typeof Original>) {
+      made++;
+      return new Original(...args);
+    } as unknown as typeof Intl.NumberFormat;
+    try {
+      for (const language of ['en', 'zh', 'ja'] as const) {
+        locale.current = language;
+        for (let count = 1000; count < 1100; count++)
+          expect(t('column.tokensApi', { count })).toContain(new Original('en').format(count));
+        expect(t('column.tokensApi', { count: 1_234_567 })).toContain('1,234,567');
+      }
+    } finally {
+      Intl.NumberFormat = Original;
+    }
+    expect(made).toBeLessThanOrEqual(3);
+  });
+
   it('gives the same strings when asked again: by language, key, values and their types', () => {
     for (let i = 0; i < 2; i++) {
       locale.current = 'en';

@@ -11,6 +11,7 @@
  */
 import i18next, { type TOptions } from 'i18next';
 import type { Language } from '../settings/language';
+import { formatNumber } from './format';
 import { locale } from './language.svelte';
 import en from './locales/en.json';
 
@@ -40,6 +41,12 @@ void i18n.init({
   interpolation: { escapeValue: false },
   returnNull: false,
 });
+// `{{count, number}}` with one formatter per language. i18next's own keeps a formatter per language
+// *and options*, and its options hold the value itself: a new Intl.NumberFormat for every count
+// shown, and a cache that only grows.
+i18n.services.formatter?.add('number', (value: number, lng: string | undefined) =>
+  formatNumber(value, lng ?? 'en'),
+);
 
 /**
  * Translated strings, per language, by key and values. i18next resolves, pluralises and
