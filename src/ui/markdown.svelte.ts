@@ -2,8 +2,10 @@
  * Model text as safe HTML, with the Markdown renderer (./markdown-render.ts) loaded on demand.
  * Until it has loaded, text is shown as plain, escaped text; the blocks then render again by
  * themselves, because the renderer is reactive state. The app starts loading it once the sandbox
- * is ready (`loadMarkdown`), well before a model's first words arrive.
+ * is ready (`loadMarkdown`), well before a model's first words arrive, and warms it up in an idle
+ * moment after that.
  */
+import { later } from '../run/store';
 import { escapeHtml } from './format';
 
 type Render = (text: string) => string;
@@ -14,6 +16,7 @@ let loading: Promise<void> | undefined;
 export function loadMarkdown(): Promise<void> {
   loading ??= import('./markdown-render').then((module) => {
     render = module.renderMarkdown;
+    later(module.warmUp, 2000);
   });
   return loading;
 }
