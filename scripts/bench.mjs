@@ -18,11 +18,15 @@
  *   - prompt 3's first python3 on a page left open for 10 s (Pyodide loads in idle time)
  *   - Compare on prompt 1, from the click to both results; the chart of 1,000 model calls
  *
+ * Chromium runs without the omnibox popup's WebUI renderer, which headless Chromium starts for
+ * every fresh page and a learner's browser has running already (see chromiumLaunchOptions);
+ * PLAYWRIGHT_OMNIBOX=1 measures with it.
+ *
  * Usage: npm run bench   (builds, serves on 127.0.0.1:41732, runs, stops the server)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { chromium } from 'playwright';
-import { chromiumPath, serveBuiltApp } from './built-app.mjs';
+import { chromiumLaunchOptions, serveBuiltApp } from './built-app.mjs';
 import { startMockApi } from './mock-api.mjs';
 import { offlineSecondVisits } from './offline-visit.mjs';
 import { bigRecord, parentCallsRecord } from './records.mjs';
@@ -78,16 +82,14 @@ async function freshPage(browser, options = { viewport: { width: 1440, height: 9
 }
 const results = {};
 {
-  const launch = () =>
-    chromium.launch({
-      executablePath: chromiumPath(),
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-      ],
-    });
+  const launchOptions = await chromiumLaunchOptions([
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+  ]);
+  const launch = () => chromium.launch(launchOptions);
+  results.omniboxPopup = launchOptions.ignoreDefaultArgs ? 'off' : 'on';
   let browser = await launch();
 
   console.log('bench: sandbox:ready on fresh pages');

@@ -5,3 +5,13 @@ export declare function chromiumPath(): string | undefined;
 
 /** Builds the app and serves it on 127.0.0.1:`port` until the process exits; the base URL. */
 export declare function serveBuiltApp(port: number): Promise<string>;
+
+/**
+ * Chromium's launch options: `args` added to Playwright's, with the omnibox popup's WebUI (a
+ * renderer per new window in headless Chromium 156) turned off unless PLAYWRIGHT_OMNIBOX=1.
+ */
+export declare function chromiumLaunchOptions(args?: string[]): Promise<{
+  executablePath: string | undefined;
+  args: string[];
+  ignoreDefaultArgs?: string[];
+}>;

@@ -5,12 +5,43 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { chromium } from 'playwright';
 
 /** Chromium's path, or undefined when none is installed. */
 export function chromiumPath() {
   return [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
     (path) => path && existsSync(path),
   );
+}
+
+/**
+ * Chromium's launch options for the tests, the bench and the screenshots: `args` added to
+ * Playwright's, with the omnibox popup's WebUI turned off. Headless Chromium 156 starts that popup's
+ * renderer for every new window (every fresh context), where it burns 1.4-1.8 s of CPU while the
+ * page loads, on a machine with two cores; a learner's browser has it running already. Chromium
+ * keeps only the last `--disable-features`, so Playwright's own list (read from a first launch) is
+ * replaced by the same list plus that feature. PLAYWRIGHT_OMNIBOX=1 leaves the browser as it is.
+ */
+export async function chromiumLaunchOptions(args = []) {
+  const options = { executablePath: chromiumPath(), args };
+  if (process.env.PLAYWRIGHT_OMNIBOX === '1') return options;
+  let probe;
+  try {
+    probe = await chromium.launch({ ...options, args: [...args, '--enable-automation'] });
+    const session = await probe.newBrowserCDPSession();
+    const { arguments: argv } = await session.send('Browser.getBrowserCommandLine');
+    const disabled = argv.findLast((arg) => arg.startsWith('--disable-features='));
+    if (!disabled) return options;
+    return {
+      ...options,
+      ignoreDefaultArgs: [disabled],
+      args: [...args, `${disabled},WebUIOmniboxPopup`],
+    };
+  } catch {
+    return options; // no browser yet, or another one: as it is
+  } finally {
+    await probe?.close();
+  }
 }
 
 /**
