@@ -43,6 +43,8 @@ export class SandboxSession {
   runtime = $state.raw<RuntimeProgress | null>(null);
   /** python3's runtime has been loaded (or tried) in this page: nothing is left to load ahead. */
   pythonUsed = false;
+  /** python3's load, ahead or on first use, has ended (ready or failed). */
+  pythonSettled = false;
 
   readonly #url: UrlSettings;
   /** Every file change of the sandbox in use, with the agent that made it. */
@@ -152,6 +154,8 @@ export class SandboxSession {
       if (this.#host !== host) return;
       this.runtime = progress;
       if (progress.runtime === 'python' && progress.phase !== 'stopped') this.pythonUsed = true;
+      if (progress.runtime === 'python' && (progress.phase === 'ready' || progress.phase === 'failed'))
+        this.pythonSettled = true;
     });
     this.files = await host.list();
     this.#onAdopted();
@@ -239,6 +243,11 @@ export class SandboxSession {
       if (this.#preloading === host) this.#preloading = undefined;
     };
     host.preloadPython().then(done, done);
+  }
+
+  /** Whether python3 can be loaded ahead here: the offline sandbox has it in a worker of its own. */
+  get offline(): boolean {
+    return this.#host instanceof LocalSandboxHost;
   }
 
   /**
