@@ -1,9 +1,9 @@
 /**
  * Model text as safe HTML, with the Markdown renderer (./markdown-render.ts) loaded on demand.
  * Until it has loaded, text is shown as plain, escaped text; the blocks then render again by
- * themselves, because the renderer is reactive state. The app starts loading it once the sandbox
- * is ready (`loadMarkdown`), well before a model's first words arrive, and warms it up in an idle
- * moment after that.
+ * themselves, because the renderer is reactive state. The page starts loading it once the first
+ * screen is drawn (`loadMarkdown`, main.ts), well before a model's first words arrive, and warms
+ * it up in an idle moment after that.
  */
 import { later } from '../run/store';
 import { escapeHtml } from './format';
