@@ -5,12 +5,36 @@
  */
 import { expect, open, PROMPTS, runSample, test } from './fixtures';
 
-test('a page left open loads python3 ahead: prompt 3 runs it with no wait for Pyodide', async ({ page }) => {
+test('a page left open loads python3 ahead, before the service worker saves the playground: prompt 3 runs it with no wait', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(60_000);
+  // Pyodide's load is held back past the service worker's usual moment (5 s after the sandbox is
+  // ready): its install waits for the load to end.
+  await context.route('**/pyodide/python_stdlib.zip', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    await route.continue();
+  });
+  await page.addInitScript(() => {
+    const registered: number[] = [];
+    (window as unknown as { __registered: number[] }).__registered = registered;
+    const register = ServiceWorkerContainer.prototype.register;
+    ServiceWorkerContainer.prototype.register = function (...args) {
+      registered.push(performance.now());
+      return register.apply(this, args);
+    };
+  });
+  const registered = () =>
+    page.evaluate(() => (window as unknown as { __registered: number[] }).__registered);
   await open(page);
   const note = page.locator('[data-runtime="python"]');
+  await expect(note).toHaveAttribute('data-phase', 'loading', { timeout: 10_000 });
   await expect(note).toHaveAttribute('data-phase', 'ready', { timeout: 30_000 });
   await expect(note).toContainText('python3 (Pyodide)');
+  expect(await registered()).toEqual([]);
+  await expect.poll(async () => (await registered()).length, { timeout: 15_000 }).toBe(1);
+  await expect(page.getByText(/^Saved for offline use/)).toBeVisible({ timeout: 30_000 });
 
   await runSample(page, PROMPTS.module);
   const outputs = await page.evaluate(() => {
@@ -39,34 +63,4 @@ test('the TypeScript sample does not load python3 ahead', async ({ page }) => {
   await open(page, 'speed=instant&sample=typescript');
   await page.waitForTimeout(5000);
   await expect(page.locator('[data-runtime="python"]')).toHaveCount(0);
-});
-
-test("the service worker's install waits for python3's load ahead, then saves the playground", async ({
-  page,
-  context,
-}) => {
-  test.setTimeout(60_000);
-  // Pyodide's load is held back past the install's usual moment (5 s after the sandbox is ready).
-  await context.route('**/pyodide/python_stdlib.zip', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 8000));
-    await route.continue();
-  });
-  await page.addInitScript(() => {
-    const registered: number[] = [];
-    (window as unknown as { __registered: number[] }).__registered = registered;
-    const register = ServiceWorkerContainer.prototype.register;
-    ServiceWorkerContainer.prototype.register = function (...args) {
-      registered.push(performance.now());
-      return register.apply(this, args);
-    };
-  });
-  const registered = () =>
-    page.evaluate(() => (window as unknown as { __registered: number[] }).__registered);
-  await open(page);
-  const note = page.locator('[data-runtime="python"]');
-  await expect(note).toHaveAttribute('data-phase', 'loading', { timeout: 10_000 });
-  await expect(note).toHaveAttribute('data-phase', 'ready', { timeout: 40_000 });
-  expect(await registered()).toEqual([]);
-  await expect.poll(async () => (await registered()).length, { timeout: 15_000 }).toBe(1);
-  await expect(page.getByText(/^Saved for offline use/)).toBeVisible({ timeout: 30_000 });
 });
