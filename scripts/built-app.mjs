@@ -15,12 +15,12 @@ export function chromiumPath() {
 }
 
 /**
- * Chromium's launch options for the tests, the bench and the screenshots: `args` added to
- * Playwright's, with the omnibox popup's WebUI turned off. Headless Chromium 156 starts that popup's
- * renderer for every new window (every fresh context), where it burns 1.4-1.8 s of CPU while the
- * page loads, on a machine with two cores; a learner's browser has it running already. Chromium
- * keeps only the last `--disable-features`, so Playwright's own list (read from a first launch) is
- * replaced by the same list plus that feature. PLAYWRIGHT_OMNIBOX=1 leaves the browser as it is.
+ * Chromium's launch options for the tests and the bench: `args` added to Playwright's, with the
+ * omnibox popup's WebUI turned off. Headless Chromium 156 starts that popup's renderer for every
+ * new window (every fresh context), where it burns 1.4-1.8 s of CPU while the page loads, on a
+ * machine with two cores; a learner's browser has it running already. Chromium keeps only the
+ * last `--disable-features`, so Playwright's own list (read from a first launch) is replaced by
+ * the same list plus that feature. PLAYWRIGHT_OMNIBOX=1 leaves the browser as it is.
  */
 export async function chromiumLaunchOptions(args = []) {
   const options = { executablePath: chromiumPath(), args };
