@@ -153,9 +153,10 @@ export class SandboxSession {
     await host.watchRuntimes?.((progress) => {
       if (this.#host !== host) return;
       this.runtime = progress;
-      if (progress.runtime === 'python' && progress.phase !== 'stopped') this.pythonUsed = true;
-      if (progress.runtime === 'python' && (progress.phase === 'ready' || progress.phase === 'failed'))
-        this.pythonSettled = true;
+      if (progress.runtime === 'python') {
+        if (progress.phase !== 'stopped') this.pythonUsed = true;
+        if (progress.phase === 'ready' || progress.phase === 'failed') this.pythonSettled = true;
+      }
     });
     this.files = await host.list();
     this.#onAdopted();

@@ -245,8 +245,10 @@ describe('ServiceWorkerHost', () => {
 
 describe('startWhenQuiet', () => {
   const options = { afterMs: 5000, pollMs: 1000, aheadAtMostMs: 30_000 };
-  /** Runs `startWhenQuiet` under fake clocks; the time `start` was called at, or null. */
-  function schedule(running: (now: number) => boolean, ahead: (now: number) => boolean, until = 120_000) {
+  type Busy = (now: number) => boolean;
+  const never: Busy = () => false;
+  /** Runs `startWhenQuiet` under fake clocks for two minutes; the time `start` was called at, or null. */
+  function schedule({ running = never, ahead = never }: { running?: Busy; ahead?: Busy }) {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
     try {
       const t0 = performance.now();
@@ -256,7 +258,7 @@ describe('startWhenQuiet', () => {
         { running: () => running(performance.now() - t0), ahead: () => ahead(performance.now() - t0) },
         options,
       );
-      vi.advanceTimersByTime(until);
+      vi.advanceTimersByTime(120_000);
       return startedAt;
     } finally {
       vi.useRealTimers();
@@ -264,37 +266,25 @@ describe('startWhenQuiet', () => {
   }
 
   it('starts a while after the page is ready, in an idle moment, when nothing is going on', () => {
-    const at = schedule(
-      () => false,
-      () => false,
-    );
+    const at = schedule({});
     expect(at).toBeGreaterThanOrEqual(5000);
     expect(at).toBeLessThanOrEqual(7000);
   });
 
   it('waits for a run to end, however long it takes', () => {
-    const at = schedule(
-      (now) => now < 60_000,
-      () => false,
-    );
+    const at = schedule({ running: (now) => now < 60_000 });
     expect(at).toBeGreaterThanOrEqual(60_000);
     expect(at).toBeLessThanOrEqual(63_000);
   });
 
   it("waits for python3's load ahead to end", () => {
-    const at = schedule(
-      () => false,
-      (now) => now < 9_500,
-    );
+    const at = schedule({ ahead: (now) => now < 9_500 });
     expect(at).toBeGreaterThanOrEqual(9_500);
     expect(at).toBeLessThanOrEqual(12_500);
   });
 
   it('does not wait for a load ahead that never ends beyond its limit', () => {
-    const at = schedule(
-      () => false,
-      () => true,
-    );
+    const at = schedule({ ahead: () => true });
     expect(at).toBeGreaterThanOrEqual(35_000);
     expect(at).toBeLessThanOrEqual(38_000);
   });

@@ -10,7 +10,7 @@
  * into a sentence here (see sentence.ts).
  */
 import i18next, { type TOptions } from 'i18next';
-import type { Language } from '../settings/language';
+import { LANGUAGE_TAGS, type Language } from '../settings/language';
 import { formatNumber } from './format';
 import { locale } from './language.svelte';
 import en from './locales/en.json';
@@ -41,11 +41,11 @@ void i18n.init({
   interpolation: { escapeValue: false },
   returnNull: false,
 });
-// `{{count, number}}` with one formatter per language. i18next's own keeps a formatter per language
-// *and options*, and its options hold the value itself: a new Intl.NumberFormat for every count
-// shown, and a cache that only grows.
+// `{{count, number}}` with one formatter per language, the one the chart uses too (by its BCP 47
+// tag). i18next's own keeps a formatter per language *and options*, and its options hold the value
+// itself: a new Intl.NumberFormat for every count shown, and a cache that only grows.
 i18n.services.formatter?.add('number', (value: number, lng: string | undefined) =>
-  formatNumber(value, lng ?? 'en'),
+  formatNumber(value, LANGUAGE_TAGS[(lng ?? 'en') as Language] ?? lng),
 );
 
 /**
