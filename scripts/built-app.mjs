@@ -14,13 +14,18 @@ export function chromiumPath() {
   );
 }
 
+/** The omnibox popup's WebUI features: the popup, its AI-mode page and its full page. */
+const OMNIBOX_POPUP_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup'];
+
 /**
  * Chromium's launch options for the tests and the bench: `args` added to Playwright's, with the
  * omnibox popup's WebUI turned off. Headless Chromium 156 starts that popup's renderer for every
- * new window (every fresh context), where it burns 1.4-1.8 s of CPU while the page loads, on a
- * machine with two cores; a learner's browser has it running already. Chromium keeps only the
- * last `--disable-features`, so Playwright's own list (read from a first launch) is replaced by
- * the same list plus that feature. PLAYWRIGHT_OMNIBOX=1 leaves the browser as it is.
+ * new window (every fresh context), where it burns 1.5-2.2 s of CPU while the page loads, on a
+ * machine with two cores; a learner's browser has it running already. The popup comes in three
+ * features (the popup, its AI-mode page and its full page): with only the first off, the renderer
+ * still starts for the other two. Chromium keeps only the last `--disable-features`, so
+ * Playwright's own list (read from a first launch) is replaced by the same list plus those.
+ * PLAYWRIGHT_OMNIBOX=1 leaves the browser as it is.
  */
 export async function chromiumLaunchOptions(args = []) {
   const options = { executablePath: chromiumPath(), args };
@@ -35,7 +40,7 @@ export async function chromiumLaunchOptions(args = []) {
     return {
       ...options,
       ignoreDefaultArgs: [disabled],
-      args: [...args, `${disabled},WebUIOmniboxPopup`],
+      args: [...args, `${disabled},${OMNIBOX_POPUP_FEATURES.join(',')}`],
     };
   } catch {
     return options; // no browser yet, or another one: as it is
