@@ -121,7 +121,9 @@ test('the agents’ workers start with the first screen, not after the sandbox; 
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route(/\/assets\/sandbox-[\w-]+\.js$/, async (route) => {
+    console.log('held', route.request().url());
     await held;
+    console.log('released', route.request().url());
     await route.continue();
   });
   await page.goto('/?speed=instant');
@@ -158,4 +160,34 @@ test('the sandbox module is evaluated once in its worker, also after its lazily 
   );
   expect(chunks.length).toBeGreaterThan(0);
   expect(await evaluations()).toBe(1);
+});
+
+test('the commands’ warm-up yields to the first run: the run does not wait for it, and it stops there', async ({
+  page,
+  context,
+}) => {
+  // The warm-up (LocalSandbox.warmUp) loads its commands in order: ls cat find sort grep head tail
+  // ... dirname. head's code is held, so the warm-up cannot be done when the run starts, however
+  // slow or fast this machine: it is at head or before it.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await context.route('**/assets/head-*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await open(page);
+  await runSample(page, PROMPTS.framework); // its commands are find, sort and grep
+  release();
+
+  const sandbox = page.workers().find((worker) => /\/assets\/sandbox-[\w-]+\.js/.test(worker.url()));
+  const loaded = () =>
+    sandbox!.evaluate(() =>
+      performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname.split('/').pop()!),
+    );
+  expect(await loaded()).toContainEqual(expect.stringMatching(/^grep-/)); // the run's own
+  // Given time to go on, the warm-up loads none of the commands after head.
+  await page.waitForTimeout(1500);
+  const after =
+    /^(tail|wc|sed|awk2?|uniq|cut|tr|xargs|echo|printf|tree|diff|mkdir|touch|cp|mv|rm|basename|dirname)-/;
+  expect((await loaded()).filter((file) => after.test(file))).toEqual([]);
 });

@@ -133,11 +133,22 @@ describe('exec', () => {
 
   it('warms up the common commands without changing a file', async () => {
     const before = await sandbox.list();
-    await sandbox.warmUp();
+    expect(await sandbox.warmUp()).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 50)); // change events are batched
     expect(changes).toEqual([]);
     expect(await sandbox.list()).toEqual(before);
     expect(await run(sandbox, 'ls /dev/null')).toMatchObject({ stdout: '/dev/null\n', exitCode: 0 });
+  });
+
+  it('stops warming up when its signal aborts, as when an agent connects', async () => {
+    const controller = new AbortController();
+    const warming = sandbox.warmUp(controller.signal);
+    controller.abort(); // once it has started
+    expect(await warming).toBe(false);
+    const aborted = new AbortController();
+    aborted.abort();
+    expect(await sandbox.warmUp(aborted.signal)).toBe(false);
+    expect(await run(sandbox, 'echo still here')).toMatchObject({ stdout: 'still here\n', exitCode: 0 });
   });
 
   it('treats /dev/null as a null device', async () => {

@@ -337,11 +337,14 @@ export class LocalSandbox implements Sandbox, ByteReader {
   /**
    * Loads the commands agents run most, ahead of their first use: in the browser, just-bash
    * loads each command's code the first time it runs, which made an agent's first `find | sort`
-   * take about 200 ms. Each is only asked for --help, so no file changes.
+   * take about 200 ms. Each is only asked for --help, so no file changes. `signal` ends it early
+   * (a run that starts needs the thread more): what is loaded stays loaded. Resolves with whether
+   * it went through every command.
    */
-  async warmUp(): Promise<void> {
+  async warmUp(signal?: AbortSignal): Promise<boolean> {
     const script = `for c in ${WARM_COMMANDS}; do "$c" --help; done >/dev/null 2>&1; true`;
-    await this.exec(script, { timeoutMs: 10_000 });
+    const result = await this.exec(script, { timeoutMs: 10_000, signal });
+    return result.exitCode === 0;
   }
 
   /** Runs one command in its own Bash, in `workdir`, attributed to `options.agent`. */
@@ -378,12 +381,12 @@ export class LocalSandbox implements Sandbox, ByteReader {
     return { stdout: result.stdout, stderr, exitCode: result.exitCode, timedOut };
   }
 
-  /** Reports the first load of `node` (QuickJS) and `python3` (Pyodide), for the screen. */
   /** Loads node's or python3's runtime now, ahead of the first command that needs it. */
   preloadRuntime(runtime: RuntimeName, signal?: AbortSignal): Promise<void> {
     return this.#runtimes.preload(runtime, signal);
   }
 
+  /** Reports the first load of `node` (QuickJS) and `python3` (Pyodide), for the screen. */
   onRuntimeProgress(listener: (progress: RuntimeProgress) => void): () => void {
     return this.#runtimes.onProgress(listener);
   }

@@ -44,6 +44,8 @@ function queue(change: FileChange): void {
 
 /** A runtime load started ahead of its first use, until it is done or a run stops it. */
 let preloading: AbortController | undefined;
+/** The commands' load ahead of their first use (LocalSandbox.warmUp), until an agent connects. */
+let warming: AbortController | undefined;
 
 /** One per agent worker's port, by the page's id for it. */
 const connections = new Map<number, SandboxConnection>();
@@ -62,7 +64,10 @@ async function mount(sample: SampleName): Promise<Booted> {
   unsubscribeRuntimes = mounted.onRuntimeProgress((progress) => runtimeListener?.(progress));
   // Ready here, in this thread: the page records this time, not when it got around to the reply.
   const readyAtEpoch = performance.timeOrigin + performance.now();
-  void mounted.warmUp().catch(() => {}); // after the mark: a head start for the agents' commands
+  // After the mark: a head start for the agents' commands, which yields to the first agent.
+  warming?.abort();
+  warming = new AbortController();
+  void mounted.warmUp(warming.signal).catch(() => {});
   return { workdir: mounted.workdir, readyAtEpoch };
 }
 
@@ -115,6 +120,7 @@ const api = servedSandboxWorker({
   },
 
   connect(port: MessagePort, id: number, stop?: Int32Array) {
+    warming?.abort();
     connections.get(id)?.close();
     connections.set(id, serveSandbox(ready, port, stop && new StopCell(stop)));
   },
