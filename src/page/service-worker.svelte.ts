@@ -13,12 +13,18 @@
  *     │     screen, the learner is offered the reload instead of getting it.
  *     └─ a new build's worker installed and waiting ──► update: "Update available" + Reload
  *           Reload: the waiting worker takes over (skip-waiting), then the page reloads.
+ *   An installing worker is told when a run starts and ends (setBusy): it fetches no file meanwhile.
  *
  * Registering is not on the way of the first run: with isolation from the host it starts after
  * the sandbox is ready; without, at once, since the page will reload.
  */
 import { later } from '../run/store';
-import { SERVICE_WORKER_FILE, SKIP_WAITING } from '../workers/service-worker-protocol';
+import {
+  RUNS,
+  SERVICE_WORKER_FILE,
+  SKIP_WAITING,
+  type RunsMessage,
+} from '../workers/service-worker-protocol';
 
 export type OfflineStatus =
   /** Not started (the dev server never registers it). */
@@ -93,6 +99,8 @@ export class ServiceWorkerHost {
   #registration: ServiceWorkerRegistration | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
   #started = false;
+  /** A run is under way on this page. */
+  #busy = false;
 
   constructor(env: ServiceWorkerEnvironment, canReload: () => boolean = () => true) {
     this.#env = env;
@@ -123,6 +131,7 @@ export class ServiceWorkerHost {
     // Some environments answer without registering anything (an automation tool's block).
     if (!registration) return this.#networkOnly('failed', 'the browser did not register it');
     this.#registration = registration;
+    if (this.#busy) this.#tellInstalling();
     this.#watchUpdates(registration);
 
     const firstInstall = !registration.active;
@@ -133,6 +142,18 @@ export class ServiceWorkerHost {
     }
     this.offline = { kind: 'ready', justInstalled: firstInstall };
     if (!env.isolated) this.#isolate(reloadedBefore);
+  }
+
+  /** A run started (true) or ended: the worker being installed, if any, waits while one is under way. */
+  setBusy(busy: boolean): void {
+    if (busy === this.#busy) return;
+    this.#busy = busy;
+    this.#tellInstalling();
+  }
+
+  #tellInstalling(): void {
+    const message: RunsMessage = { type: RUNS, busy: this.#busy };
+    this.#registration?.installing?.postMessage(message);
   }
 
   /** Reload on "Update available": the waiting build takes over, then the page shows it. */
@@ -188,6 +209,7 @@ export class ServiceWorkerHost {
     check();
     registration.addEventListener('updatefound', () => {
       const worker = registration.installing;
+      if (this.#busy) this.#tellInstalling();
       worker?.addEventListener('statechange', () => {
         if (worker.state === 'installed') check();
       });

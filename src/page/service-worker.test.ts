@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { SKIP_WAITING } from '../workers/service-worker-protocol';
+import { RUNS, SKIP_WAITING } from '../workers/service-worker-protocol';
 import {
   ISOLATION_REFUSED,
   RELOADED_FOR_ISOLATION,
@@ -197,6 +197,36 @@ describe('ServiceWorkerHost', () => {
       expect(unguarded.reload).not.toHaveBeenCalled();
       expect(other.isolation).toBe('reload-needed');
     });
+  });
+
+  it('tells the worker being installed when a run starts and ends, so it waits meanwhile', async () => {
+    const { registration, container, activate } = firstVisit();
+    const installing = registration.installing!;
+    const host = new ServiceWorkerHost(environment({ container }).env);
+    host.setBusy(true); // a run before the worker is registered
+    const started = host.start();
+    await flush();
+    expect(installing.posted).toEqual([{ type: RUNS, busy: true }]);
+    host.setBusy(false);
+    host.setBusy(false);
+    host.setBusy(true);
+    expect(installing.posted).toEqual([
+      { type: RUNS, busy: true },
+      { type: RUNS, busy: false },
+      { type: RUNS, busy: true },
+    ]);
+    host.setBusy(false);
+    activate();
+    await started;
+    host.setBusy(true); // installed: nothing waits any more
+    expect(installing.posted).toHaveLength(4);
+
+    // A new build found while the run goes on is told at once.
+    const next = new FakeWorker('installing');
+    registration.installing = next;
+    registration.dispatchEvent(new Event('updatefound'));
+    expect(next.posted).toEqual([{ type: RUNS, busy: true }]);
+    host.dispose();
   });
 
   describe('a new build', () => {

@@ -243,7 +243,7 @@ export class Playground {
         if (this.#run)
           this.#record({ type: 'sandbox', label: this.sandbox.label, workdir: this.sandbox.workdir });
       },
-      busy: () => this.running || this.comparison.running,
+      busy: () => this.busy,
     });
     this.history = new History();
     this.playback = new Playback(this);
@@ -664,6 +664,11 @@ export class Playground {
       );
       measure('subagent:run', start, performance.now());
     }
+  }
+
+  /** A run or a comparison is under way. */
+  get busy(): boolean {
+    return this.running || this.comparison.running;
   }
 
   /**

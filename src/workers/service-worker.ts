@@ -30,7 +30,7 @@ import { PrecacheController, PrecacheRoute, type PrecacheEntry } from 'workbox-p
 import { Route, Router } from 'workbox-routing';
 import { CacheFirst } from 'workbox-strategies';
 import { ISOLATION_HEADERS } from '../sandbox/isolation';
-import { SKIP_WAITING } from './service-worker-protocol';
+import { RUNS, SKIP_WAITING } from './service-worker-protocol';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> };
 /** Pyodide's files and their SHA-384 (build/pyodide-assets.ts), and its version. */
@@ -42,6 +42,9 @@ const PYODIDE_CACHE_PREFIX = 's04-pyodide-';
 const PYODIDE_CACHE = `${PYODIDE_CACHE_PREFIX}${__S04_PYODIDE__.version}`;
 /** At most this many files are fetched at once at install (Workbox alone fetches one at a time). */
 const INSTALL_CONCURRENCY = 8;
+/** The longest the install waits at once for the pages' runs (a page may never say it ended). */
+const INSTALL_WAITS_AT_MOST_MS = 30_000;
+const INSTALL_WAIT_POLL_MS = 200;
 
 /** Where a kept response says which SHA-384 its bytes were checked against when fetched. */
 const CHECKED_HEADER = 'X-S04-Integrity';
@@ -147,10 +150,25 @@ self.addEventListener('install', (event) => {
   event.waitUntil(installPrecache(event));
 });
 
-/** PrecacheController.install, with several files in flight at once. */
+/** The pages (client ids) with a run under way, as they said (RUNS). */
+const busyPages = new Set<string>();
+
+/** Resolves once no page has a run under way (a closed page has none), or after the longest wait. */
+async function noRunUnderWay(): Promise<void> {
+  const until = Date.now() + INSTALL_WAITS_AT_MOST_MS;
+  while (busyPages.size > 0 && Date.now() < until) {
+    // Not clients.get: on a first install the pages are not controlled yet, and it misses them.
+    const open = new Set((await self.clients.matchAll({ includeUncontrolled: true })).map((c) => c.id));
+    for (const id of busyPages) if (!open.has(id)) busyPages.delete(id);
+    if (busyPages.size > 0) await new Promise((resolve) => setTimeout(resolve, INSTALL_WAIT_POLL_MS));
+  }
+}
+
+/** PrecacheController.install, with several files in flight at once, none started during a run. */
 async function installPrecache(event: ExtendableEvent): Promise<void> {
   const entries = [...precache.getURLsToCacheKeys()];
   const next = async (): Promise<void> => {
+    await noRunUnderWay();
     const entry = entries.shift();
     if (!entry) return;
     const [url, cacheKey] = entry;
@@ -179,7 +197,13 @@ self.addEventListener('activate', (event) => {
 });
 
 self.addEventListener('message', (event) => {
-  if ((event.data as { type?: unknown } | null)?.type === SKIP_WAITING) void self.skipWaiting();
+  const data = event.data as { type?: unknown; busy?: unknown } | null;
+  if (data?.type === SKIP_WAITING) void self.skipWaiting();
+  else if (data?.type === RUNS && event.source && 'id' in event.source) {
+    // A page's run started or ended (RunsMessage).
+    if (data.busy === true) busyPages.add(event.source.id);
+    else busyPages.delete(event.source.id);
+  }
 });
 
 self.addEventListener('fetch', (event) => {

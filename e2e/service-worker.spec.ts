@@ -1,0 +1,42 @@
+/**
+ * The service worker's first install beside a learner's run: it downloads every file of the build
+ * (and Chromium compiles each script it keeps), so it fetches nothing while a run is under way and
+ * goes on once the run has ended (src/page/service-worker.svelte.ts, setBusy).
+ */
+import { expect, open, PROMPTS, status, test } from './fixtures';
+
+test('the first install fetches no file while a run is under way, and finishes after it', async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(90_000);
+  // A file only the worker asks for (WebContainer's shell) is held: the install cannot be over
+  // before the run starts, however fast this machine is.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await context.route('**/assets/webcontainer-shell-*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  const fetched: number[] = []; // when the worker asked for each file
+  context.on('request', (request) => {
+    if (request.serviceWorker()) fetched.push(Date.now());
+  });
+
+  await open(page, 'speed=normal');
+  await expect.poll(() => fetched.length, { timeout: 30_000, intervals: [50] }).toBeGreaterThan(0); // installing
+  await page.getByRole('button', { name: PROMPTS.framework, exact: true }).click();
+  const clicked = Date.now();
+  await expect(status(page)).toHaveText(/^Finished/, { timeout: 30_000 });
+  const finished = Date.now();
+  expect(finished - clicked).toBeGreaterThan(2000); // a run long enough to tell
+
+  // The page's message reaches the worker within moments, and the files already asked for then
+  // finish; no other is asked for until the run is over (which the page knows a moment before
+  // this test sees "Finished").
+  const duringRun = fetched.filter((at) => at > clicked + 500 && at < finished - 500);
+  expect(duringRun).toEqual([]);
+  release();
+  await expect(page.getByText(/^Saved for offline use/)).toBeVisible({ timeout: 30_000 });
+  expect(fetched.filter((at) => at >= finished).length).toBeGreaterThan(0); // it went on after
+});
