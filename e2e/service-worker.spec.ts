@@ -33,8 +33,8 @@ test('the first install fetches no file while a run is under way, and finishes a
 
   // The page's message reaches the worker within moments, and the files already asked for then
   // finish; no other is asked for until the run is over (which the page knows a moment before
-  // this test sees "Finished").
-  const duringRun = fetched.filter((at) => at > clicked + 500 && at < finished - 500);
+  // this test sees "Finished"). The margins: this test hears of a request late on a busy machine.
+  const duringRun = fetched.filter((at) => at > clicked + 1000 && at < finished - 500);
   expect(duringRun).toEqual([]);
   release();
   await expect(page.getByText(/^Saved for offline use/)).toBeVisible({ timeout: 30_000 });
