@@ -44,6 +44,7 @@ const PYODIDE_CACHE = `${PYODIDE_CACHE_PREFIX}${__S04_PYODIDE__.version}`;
 const INSTALL_CONCURRENCY = 8;
 /** The longest the install waits at once for the pages' runs (a page may never say it ended). */
 const INSTALL_WAITS_AT_MOST_MS = 30_000;
+/** How often the waiting install looks whether a busy page was closed. */
 const INSTALL_WAIT_POLL_MS = 200;
 
 /** Where a kept response says which SHA-384 its bytes were checked against when fetched. */
@@ -153,8 +154,16 @@ self.addEventListener('install', (event) => {
 /** The pages (client ids) with a run under way, as they said (RUNS). */
 const busyPages = new Set<string>();
 
+/** The wait under way, shared by the install's lanes: one poll of the pages, not one per lane. */
+let waiting: Promise<void> | undefined;
+
 /** Resolves once no page has a run under way (a closed page has none), or after the longest wait. */
-async function noRunUnderWay(): Promise<void> {
+function noRunUnderWay(): Promise<void> {
+  if (busyPages.size === 0) return Promise.resolve();
+  return (waiting ??= waitForPages().finally(() => (waiting = undefined)));
+}
+
+async function waitForPages(): Promise<void> {
   const until = Date.now() + INSTALL_WAITS_AT_MOST_MS;
   while (busyPages.size > 0 && Date.now() < until) {
     // Not clients.get: on a first install the pages are not controlled yet, and it misses them.
