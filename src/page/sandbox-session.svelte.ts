@@ -11,10 +11,10 @@
 import type { RuntimeProgress } from '../sandbox/runtimes';
 import type { FileChange, FileEntry, FileSlice } from '../sandbox/sandbox';
 import type { UrlSettings } from '../settings/url-settings';
-import type { SandboxConnection } from '../workers/sandbox-service';
 import { later } from '../run/store';
 import { LocalSandboxHost } from './local-sandbox';
 import { SANDBOX_LABELS, type SandboxHost } from './sandbox-host';
+import { sandboxLine, type SandboxLine } from './sandbox-line';
 
 /** WebContainer's attempt starts at the latest this long after boot, if no run is under way. */
 const WEB_CONTAINER_AFTER_MS = 1000;
@@ -57,7 +57,7 @@ export class SandboxSession {
   /** Each agent worker's line to the sandbox. */
   // Not state: nothing on screen reads it.
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
-  readonly #connections = new Set<SandboxConnection>();
+  readonly #connections = new Set<SandboxLine>();
   /** Settles when a change of sandbox is done; a run waits for it. */
   #switching: Promise<void> = Promise.resolve();
   #booted: Promise<void> | undefined;
@@ -208,18 +208,19 @@ export class SandboxSession {
   }
 
   /**
-   * A fresh port to the shared sandbox, for one agent worker; `release` ends it when the agent is
-   * done, and stops its commands still running.
+   * A fresh port to the shared sandbox, for one agent worker, handed over at once (see
+   * sandbox-line.ts); `release` ends it when the agent is done, and stops its commands still
+   * running. The agent's run is given `line` too: a line that could not be made fails it.
    */
-  async port(): Promise<{ port: MessagePort; release: () => void }> {
+  port(): { port: MessagePort; line: SandboxLine; release: () => void } {
     if (!this.#host) throw new Error('The sandbox is not ready');
     const { port1, port2 } = new MessageChannel();
-    const connection = await this.#host.connect(port2);
-    this.#connections.add(connection);
+    const line = sandboxLine(this.#host.connect(port2));
+    this.#connections.add(line);
     const release = () => {
-      if (this.#connections.delete(connection)) connection.close();
+      if (this.#connections.delete(line)) line.close();
     };
-    return { port: port1, release };
+    return { port: port1, line, release };
   }
 
   /**

@@ -24,6 +24,7 @@ import {
 import type { ModelConfig } from '../models/config';
 import { probeRelay, RELAY_PATH } from '../models/relay';
 import { AgentWorkers } from '../page/agent-workers';
+import { withLine } from '../page/sandbox-line';
 import { bootFailure, SandboxSession } from '../page/sandbox-session.svelte';
 import { MAX_RECORD_BYTES, parseRecord } from '../run/check';
 import { resumableHistory, runFigures } from '../run/figures';
@@ -550,13 +551,16 @@ export class Playground {
     try {
       // A stopped turn's dangling tail is not sent again: the parent's first event trims it.
       const history = resumableHistory(run.view.parent.messages);
-      const { port, release } = await this.sandbox.port();
+      const { port, line, release } = this.sandbox.port();
       releasePort = release;
       await untilStopped(
-        this.#agents.runParent({ prompt, history, settings: this.#agentSettings() }, port, {
-          onEvents: (events) => this.#onEvents(events),
-          runTask: (task, calledAtEpoch) => this.#runTask(task, calledAtEpoch, controller.signal, 'parent'),
-        }),
+        withLine(
+          this.#agents.runParent({ prompt, history, settings: this.#agentSettings() }, port, {
+            onEvents: (events) => this.#onEvents(events),
+            runTask: (task, calledAtEpoch) => this.#runTask(task, calledAtEpoch, controller.signal, 'parent'),
+          }),
+          line,
+        ),
         controller.signal,
       );
       this.#record({ type: 'status', status: { kind: 'finished' } });
@@ -638,17 +642,22 @@ export class Playground {
     this.spare = this.#agents.spare;
     this.#hold(worker.ready);
     this.#prepareSpare();
-    const sandboxPort = this.sandbox.port();
+    let releasePort = () => {};
     try {
+      // Its line to the sandbox is made while the worker starts, and does not hold up its run.
+      const { port, line, release } = this.sandbox.port();
+      releasePort = release;
       const { readyAtEpoch } = await untilStopped(worker.ready, signal);
       measure('subagent:spawn', start, Math.max(start, pageTime(readyAtEpoch)));
-      const { port } = await sandboxPort;
       const request = { agent: id, prompt: task.prompt, depth, forkFrom: task.forkFrom };
       const summary = await untilStopped(
-        worker.run({ ...request, settings: this.#agentSettings() }, port, {
-          onEvents: (events) => this.#onEvents(events),
-          runTask: (inner, at) => this.#runTask(inner, at, signal, id, depth + 1),
-        }),
+        withLine(
+          worker.run({ ...request, settings: this.#agentSettings() }, port, {
+            onEvents: (events) => this.#onEvents(events),
+            runTask: (inner, at) => this.#runTask(inner, at, signal, id, depth + 1),
+          }),
+          line,
+        ),
         signal,
       );
       this.#record({ type: 'agent_state', agent: id, state: 'discarded', summary });
@@ -658,10 +667,7 @@ export class Playground {
       throw error;
     } finally {
       worker.terminate();
-      void sandboxPort.then(
-        ({ release }) => release(),
-        () => {},
-      );
+      releasePort();
       measure('subagent:run', start, performance.now());
     }
   }
