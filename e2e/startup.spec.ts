@@ -121,9 +121,7 @@ test('the agents’ workers start with the first screen, not after the sandbox; 
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route(/\/assets\/sandbox-[\w-]+\.js$/, async (route) => {
-    console.log('held', route.request().url());
     await held;
-    console.log('released', route.request().url());
     await route.continue();
   });
   await page.goto('/?speed=instant');
