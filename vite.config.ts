@@ -15,6 +15,14 @@ const isolation = { ...ISOLATION_HEADERS };
 const integrity = precacheIntegrity();
 
 /**
+ * Every script ASCII-only (non-ASCII escaped): one character outside Latin-1 (a "…" in a message)
+ * makes the browser decode and parse the whole file as two-byte text. In traces of a fresh page,
+ * decoding the sandbox's 736 KB script took 35 ms of its worker's start-up, 10 ms once ASCII, and
+ * the page's own script 25 ms, under 2 once ASCII. Gzipped, the scripts stay the same size.
+ */
+const ascii = { charset: 'ascii' } as const;
+
+/**
  * Where the app is served from: `/` by default, `BASE_PATH=/<repo>/` for a sub-path such as
  * GitHub Pages' `https://<user>.github.io/<repo>/`. Absolute, because the workers, Pyodide and
  * the service worker's scope are found from it, whatever the worker's own URL.
@@ -61,8 +69,12 @@ export default defineConfig({
   ],
   server: { headers: isolation },
   preview: { headers: isolation },
-  worker: { format: 'es', plugins: () => [justBashSplit(), nodePrelude()] },
-  build: { target: 'es2022' },
+  worker: {
+    format: 'es',
+    plugins: () => [justBashSplit(), nodePrelude()],
+    rolldownOptions: { output: ascii },
+  },
+  build: { target: 'es2022', rolldownOptions: { output: ascii } },
   test: {
     include: ['src/**/*.test.ts', 'build/**/*.test.ts'],
     environment: 'node',

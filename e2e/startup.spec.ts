@@ -189,3 +189,35 @@ test('the commands’ warm-up yields to the first run: the run does not wait for
     /^(tail|wc|sed|awk2?|uniq|cut|tr|xargs|echo|printf|tree|diff|mkdir|touch|cp|mv|rm|basename|dirname)-/;
   expect((await loaded()).filter((file) => after.test(file))).toEqual([]);
 });
+
+test('every script the page and its workers load is ASCII, so each is kept one byte per character', async ({
+  page,
+}) => {
+  await open(page);
+  await runSample(page, PROMPTS.framework);
+  const scripts = new Set<string>();
+  const loaded = () =>
+    performance
+      .getEntriesByType('resource')
+      .map((entry) => entry.name)
+      .filter((url) => new URL(url).pathname.endsWith('.js'));
+  for (const url of await page.evaluate(loaded)) scripts.add(url);
+  for (const worker of page.workers()) {
+    scripts.add(worker.url());
+    for (const url of await worker.evaluate(loaded)) scripts.add(url);
+  }
+  const names = [...scripts].map((url) =>
+    new URL(url).pathname
+      .split('/')
+      .pop()!
+      .replace(/-[\w-]+\.js$/, ''),
+  );
+  // Not vacuous: the app's script, the sandbox's and both agents' are among them.
+  expect(names).toEqual(expect.arrayContaining(['index', 'sandbox', 'parent', 'subagent']));
+  const wide: string[] = [];
+  for (const url of scripts) {
+    const body = await (await page.request.get(url)).body();
+    if (body.some((byte) => byte > 0x7f)) wide.push(new URL(url).pathname);
+  }
+  expect(wide).toEqual([]);
+});
