@@ -15,7 +15,8 @@
  *   - language:switch, from a choice in the Language menu to the next painted frame
  *   - cold figures: 5 fresh pages, prompt 1 clicked as soon as the sandbox is ready (the first
  *     spawn, the first read_file, click to Finished), and when the sandbox's script had run
- *   - the browser's floor under those: a fresh page's first script, an empty worker's first line
+ *   - the browser's floor under those: a fresh page's first script, an empty worker's first line,
+ *     online and on a second visit offline
  *   - prompt 3's first python3 on a page left open for 10 s (Pyodide loads in idle time)
  *   - Compare on prompt 1, from the click to both results; the chart of 1,000 model calls
  *
@@ -77,7 +78,18 @@ function clickToFinished(page, prompt) {
 
 const URL_BASE = await serveBuiltApp(PORT);
 
-/** The browser's floor: a fresh page's first script, and an empty module worker's first line. */
+/** Milliseconds from navigation to a floor page's first script and its empty worker's first line. */
+async function floorVisit(page, url) {
+  await page.goto(url);
+  await page.waitForFunction(() => window.floor?.worker !== undefined);
+  return page.evaluate(() => window.floor);
+}
+
+/**
+ * The browser's floor: a fresh page's first script, and an empty module worker's first line; and
+ * the same on a second visit offline, served by a service worker that was stopped before it (as
+ * scripts/offline-visit.mjs does for the app).
+ */
 async function browserFloor(browser, pages) {
   const dir = mkdtempSync(join(tmpdir(), 's04-floor-'));
   writeFileSync(
@@ -88,20 +100,53 @@ async function browserFloor(browser, pages) {
       '</script></head><body></body></html>',
   );
   writeFileSync(join(dir, 'worker.js'), 'postMessage(performance.timeOrigin + performance.now());\n');
+  writeFileSync(
+    join(dir, 'install.html'),
+    "<!doctype html><html><head><script>navigator.serviceWorker.register('/sw.js')</script></head></html>",
+  );
+  writeFileSync(
+    join(dir, 'sw.js'),
+    [
+      "const FILES = ['/', '/worker.js'];",
+      "addEventListener('install', (e) => e.waitUntil(caches.open('floor').then((c) => c.addAll(FILES))));",
+      "addEventListener('activate', (e) => e.waitUntil(clients.claim()));",
+      "addEventListener('fetch', (e) => e.respondWith(caches.match(e.request).then((r) => r ?? fetch(e.request))));",
+    ].join('\n'),
+  );
   const server = await serveStatic({ dir, isolation: true });
-  const figures = { firstScript: [], emptyWorkerFirstLine: [] };
+  const figures = {
+    firstScript: [],
+    emptyWorkerFirstLine: [],
+    offlineFirstScript: [],
+    offlineEmptyWorkerFirstLine: [],
+  };
   try {
     for (let i = -1; i < pages; i++) {
       const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-      await page.goto(server.url);
-      await page.waitForFunction(() => window.floor?.worker !== undefined);
-      const floor = await page.evaluate(() => window.floor);
+      const floor = await floorVisit(page, server.url);
       if (i >= 0) {
         figures.firstScript.push(floor.script);
         figures.emptyWorkerFirstLine.push(floor.worker);
       }
       await page.close();
     }
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const first = await context.newPage();
+    await first.goto(`${server.url}install.html`);
+    await first.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await first.goto('about:blank');
+    await context.setOffline(true);
+    const cdp = await context.newCDPSession(first);
+    await cdp.send('ServiceWorker.enable');
+    for (let i = 0; i < pages; i++) {
+      await cdp.send('ServiceWorker.stopAllWorkers');
+      const page = await context.newPage();
+      const floor = await floorVisit(page, server.url);
+      figures.offlineFirstScript.push(floor.script);
+      figures.offlineEmptyWorkerFirstLine.push(floor.worker);
+      await page.close();
+    }
+    await context.close();
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });
@@ -549,5 +594,7 @@ console.log(
   `\nCold sandbox:ready, where it goes (medians, ms after navigation): the browser runs a page's first` +
     ` script at ${floor.firstScript.median} and an empty worker's first line at` +
     ` ${floor.emptyWorkerFirstLine.median}; the sandbox's script has run at ${cold.sandboxEvaluated.median};` +
-    ` the sample is mounted at ${cold.sandboxReady.median}.`,
+    ` the sample is mounted at ${cold.sandboxReady.median}. On a second visit offline (a service worker` +
+    ` started afresh), the floor is ${floor.offlineFirstScript.median} and` +
+    ` ${floor.offlineEmptyWorkerFirstLine.median}, and sandbox:ready ${results.offlineSecondVisitSandboxReadyMs.median}.`,
 );
