@@ -55,6 +55,14 @@ const summary = (values) => ({
   max: round(Math.max(...values)),
   runs: values.length,
 });
+/** Each measure's median and range, by name. */
+const ranges = (figures) =>
+  Object.fromEntries(
+    Object.entries(figures).map(([name, values]) => [
+      name,
+      { median: round(median(values)), min: round(Math.min(...values)), max: round(Math.max(...values)) },
+    ]),
+  );
 
 /** Clicks a sample prompt's button in the page and resolves with the ms until the status says Finished. */
 function clickToFinished(page, prompt) {
@@ -151,12 +159,7 @@ async function browserFloor(browser, pages) {
     await server.close();
     rmSync(dir, { recursive: true, force: true });
   }
-  return Object.fromEntries(
-    Object.entries(figures).map(([name, values]) => [
-      name,
-      { median: round(median(values)), min: round(Math.min(...values)), max: round(Math.max(...values)) },
-    ]),
-  );
+  return ranges(figures);
 }
 
 /** A new tab on the app at instant speed, once its sandbox is ready. */
@@ -215,12 +218,7 @@ const results = {};
     for (const name of ['sandboxReady', 'spawn', 'readFile']) cold[name].push(first[name]);
     await page.close();
   }
-  results.cold = Object.fromEntries(
-    Object.entries(cold).map(([name, values]) => [
-      name,
-      { median: round(median(values)), min: round(Math.min(...values)), max: round(Math.max(...values)) },
-    ]),
-  );
+  results.cold = ranges(cold);
 
   console.log("bench: the browser's own start-up (the floor under sandbox:ready)");
   // 1c. What no script of the app can go below: on a fresh page of a static host (same server
