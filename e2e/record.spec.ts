@@ -274,6 +274,23 @@ test.describe('a long record (300 calls: 601 messages, 300 log lines)', () => {
     }
   });
 
+  test('the parent array goes to its first message on Home and its last on End, when its messages are taller than estimated', async ({
+    page,
+  }) => {
+    // A larger font: every message is measured taller than the list estimated it before it was seen.
+    await page.addStyleTag({ content: '.message { font-size: 30px; line-height: 80px; }' });
+    const scroller = page.getByRole('region', { name: 'Parent messages' }).locator('[role="list"]').first();
+    await scroller.focus();
+    await page.keyboard.press('End');
+    await expect(parentList(page).last()).toHaveAttribute('data-index', '600');
+    await expect(parentList(page).last()).toBeInViewport();
+    await page.keyboard.press('Home');
+    await expect(parentList(page).first()).toHaveAttribute('data-index', '0');
+    await expect(parentList(page).first()).toBeInViewport();
+    await page.waitForTimeout(300);
+    await expect(parentList(page).first()).toBeInViewport();
+  });
+
   test('the parent array scrolls back to its first message from the keyboard, and to its end', async ({
     page,
   }) => {
@@ -290,6 +307,28 @@ test.describe('a long record (300 calls: 601 messages, 300 log lines)', () => {
     await page.keyboard.press('End');
     await expect(parentList(page).last()).toHaveAttribute('data-index', '600');
     await expect(parentList(page).last()).toBeInViewport();
+  });
+
+  test('the log goes to its first line on Home and its last on End, when its lines are taller than estimated', async ({
+    page,
+  }) => {
+    // A larger font: every line is measured taller than the list estimated it before it was seen.
+    await page.addStyleTag({ content: '.log li { font-size: 20px; line-height: 34px; }' });
+    const log = page.getByRole('region', { name: 'Log' });
+    const lines = log.getByRole('listitem');
+    await log.scrollIntoViewIfNeeded();
+    await log.getByRole('list').focus();
+    await page.keyboard.press('End');
+    await expect(lines.last()).toHaveText('output 300');
+    await expect(lines.last()).toBeInViewport({ ratio: 1 });
+    await page.keyboard.press('Home');
+    await expect(lines.first()).toHaveText('output 1');
+    await expect(lines.first()).toBeInViewport({ ratio: 1 });
+    await page.waitForTimeout(300);
+    await expect(lines.first()).toBeInViewport({ ratio: 1 });
+    await page.keyboard.press('End');
+    await expect(lines.last()).toHaveText('output 300');
+    await expect(lines.last()).toBeInViewport({ ratio: 1 });
   });
 
   test('the log keeps only the lines in view in the page, follows the end, and scrolls back to its start', async ({

@@ -62,3 +62,23 @@ export function scrollElementToEnd(element: HTMLElement, following: () => boolea
       element.scrollTop = element.scrollHeight;
   });
 }
+
+/**
+ * Home and End for a virtual list: its first item and its last. The browser's own keyboard scroll
+ * aims at an offset worked out from items not yet measured; when they are measured taller on the
+ * way (a larger font, a zoom), the list keeps what is in view in place, and Home stopped tens of
+ * items short of the start. virtua's scrollToIndex aims at the item itself until it is measured.
+ */
+export function homeAndEnd(
+  list: () => { scrollToIndex(index: number, options?: { align?: 'start' | 'end' }): void } | undefined,
+  count: () => number,
+): (event: KeyboardEvent) => void {
+  return (event) => {
+    const target = list();
+    if (!target || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (event.key === 'Home') target.scrollToIndex(0);
+    else if (event.key === 'End') target.scrollToIndex(count() - 1, { align: 'end' });
+    else return;
+    event.preventDefault();
+  };
+}
