@@ -178,4 +178,28 @@ test.describe('the viewer, measured alone', () => {
       (await longTasks()).filter((duration) => duration <= 100),
     );
   });
+
+  test('the file viewer goes to its first line on Home and its last on End, when its lines wrap', async ({
+    page,
+  }) => {
+    await open(page, 'speed=instant&sandbox=local');
+    // 400 lines of 306 characters: each wraps over several rows, taller than the list estimates.
+    const made = await exec(
+      page,
+      'awk \'BEGIN { for (i = 1; i <= 400; i++) { s = sprintf("%05d", i); for (j = 0; j < 30; j++) s = s " abcdefghi"; print s } }\' > wrapped.txt',
+    );
+    expect(made.exitCode).toBe(0);
+    const files = page.getByRole('region', { name: 'Files' });
+    await files.getByRole('button', { name: /^wrapped\.txt/ }).click();
+    const viewer = page.getByRole('dialog', { name: /wrapped\.txt/ });
+    const lineStarting = (n: string) => viewer.getByText(new RegExp(`^${n} abcdefghi`));
+    await expect(lineStarting('00001')).toBeVisible();
+    await viewer.locator('.lines').focus();
+    await page.keyboard.press('End');
+    await expect(lineStarting('00400')).toBeInViewport();
+    await page.keyboard.press('Home');
+    await expect(lineStarting('00001')).toBeInViewport({ ratio: 1 });
+    await page.waitForTimeout(300);
+    await expect(lineStarting('00001')).toBeInViewport({ ratio: 1 });
+  });
 });
