@@ -5,7 +5,8 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { checkSummary, ProtocolError, type WorkerEvent } from '../workers/protocol';
-import { eventHost, parentHost } from './agent-hosts';
+import { eventForwarder } from '../workers/agent-runtime';
+import { afterLastBatch, eventHost, parentHost } from './agent-hosts';
 
 const task = { id: 'toolu_1', prompt: 'Find the tests', description: 'explore' };
 const log: WorkerEvent = { type: 'log', agent: 'parent', line: 'hi' };
@@ -17,13 +18,13 @@ function handlers() {
 describe('page ← parent worker: runTask', () => {
   it('starts a subagent for a well-formed task', async () => {
     const page = handlers();
-    await expect(parentHost(page).runTask(task, 1.7e12)).resolves.toBe('It uses pytest.');
+    await expect(parentHost(page).host.runTask(task, 1.7e12)).resolves.toBe('It uses pytest.');
     expect(page.runTask).toHaveBeenCalledWith(task, 1.7e12);
   });
 
   it('refuses a malformed task, naming the field, and starts nothing', async () => {
     const page = handlers();
-    const host = parentHost(page);
+    const { host } = parentHost(page);
     await expect(host.runTask({ ...task, prompt: 42 } as never, 1.7e12)).rejects.toThrow(
       "task: 'prompt' must be a string",
     );
@@ -35,12 +36,13 @@ describe('page ← parent worker: runTask', () => {
 describe('page ← agent workers: events', () => {
   it('records a well-formed batch', () => {
     const page = handlers();
-    parentHost(page).onEvents([log]);
+    parentHost(page).host.onEvents([log]);
     expect(page.onEvents).toHaveBeenCalledWith([log]);
   });
 
   it('refuses a batch with one malformed event whole: nothing of it is recorded', () => {
-    for (const host of [(f: () => void) => parentHost({ ...handlers(), onEvents: f }), eventHost]) {
+    for (const make of [(f: () => void) => parentHost({ ...handlers(), onEvents: f }), eventHost]) {
+      const host = (f: () => void) => make(f).host;
       const onEvents = vi.fn();
       const bad = { type: 'message', agent: 'subagent-1' };
       expect(() => host(onEvents).onEvents([log, bad] as WorkerEvent[])).toThrow(
@@ -58,5 +60,67 @@ describe('a subagent’s summary (page ← subagent worker, parent worker ← pa
     expect(checkSummary('')).toBe('');
     expect(() => checkSummary({ text: 'It uses pytest.' })).toThrow('summary: expected a string');
     expect(() => checkSummary(undefined)).toThrow(ProtocolError);
+  });
+});
+
+describe("a run's result is taken after its last events (they travel on their own port)", () => {
+  const later = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+  /** A worker's forwarder wired to the page's host, each batch arriving a while after it is sent. */
+  function wired() {
+    const seen: string[] = [];
+    const { host, lastBatch } = eventHost((events) =>
+      seen.push(...events.map((e) => (e.type === 'log' ? e.line : e.type))),
+    );
+    const events = eventForwarder({
+      onEvents: (batch, last) => void later().then(() => host.onEvents(batch, last)),
+    });
+    return { seen, events, lastBatch };
+  }
+
+  it('waits for the last batch when the result comes first, without a round trip', async () => {
+    const { seen, events, lastBatch } = wired();
+    events.onEvent({ type: 'log', agent: 'subagent-1', line: 'read the config' });
+    events.send();
+    events.onEvent({ type: 'log', agent: 'subagent-1', line: 'found vitest' });
+    events.end();
+    const taken = afterLastBatch(Promise.resolve('It uses vitest.'), lastBatch).then((summary) => {
+      seen.push('result');
+      return summary;
+    });
+    await expect(taken).resolves.toBe('It uses vitest.');
+    expect(seen).toEqual(['read the config', 'found vitest', 'result']);
+  });
+
+  it('takes a failure only after the last batch too', async () => {
+    const { seen, events, lastBatch } = wired();
+    events.onEvent({ type: 'log', agent: 'subagent-1', line: 'ran a command' });
+    events.end();
+    const outcome = afterLastBatch(Promise.reject(new Error('Model call failed')), lastBatch).catch(
+      (error: Error) => {
+        seen.push(error.message);
+      },
+    );
+    await outcome;
+    expect(seen).toEqual(['ran a command', 'Model call failed']);
+  });
+
+  it('ends with an empty last batch when nothing was queued', async () => {
+    const onEvents = vi.fn();
+    const events = eventForwarder({ onEvents });
+    events.send();
+    expect(onEvents).not.toHaveBeenCalled();
+    events.end();
+    expect(onEvents).toHaveBeenCalledWith([], true);
+  });
+
+  it('a malformed last batch is refused whole, and still ends the run', async () => {
+    const onEvents = vi.fn();
+    const { host, lastBatch } = eventHost(onEvents);
+    expect(() => host.onEvents([{ type: 'message', agent: 'subagent-1' }] as never, true)).toThrow(
+      "needs 'index' and 'message'",
+    );
+    expect(onEvents).not.toHaveBeenCalled();
+    await expect(afterLastBatch(Promise.resolve('done'), lastBatch)).resolves.toBe('done');
   });
 });

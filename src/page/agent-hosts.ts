@@ -14,19 +14,55 @@ import {
 } from '../workers/protocol';
 import type { TaskRequest } from '../core/loop';
 
+/** One run's host, and the moment its worker's last batch of events has been recorded. */
+export interface RunHost<Host> {
+  host: Host;
+  lastBatch: Promise<void>;
+}
+
 /** The host of one subagent's run: its events, checked. */
-export function eventHost(onEvents: (events: WorkerEvent[]) => void): EventHost {
-  return { onEvents: (events: unknown) => onEvents(checkEvents(events)), flush: () => {} };
+export function eventHost(onEvents: (events: WorkerEvent[]) => void): RunHost<EventHost> {
+  let ended = () => {};
+  const lastBatch = new Promise<void>((resolve) => (ended = resolve));
+  return {
+    host: {
+      onEvents: (events: unknown, last?: unknown) => {
+        try {
+          onEvents(checkEvents(events));
+        } finally {
+          // A malformed last batch is refused, but it still ends the run's events.
+          if (last === true) ended();
+        }
+      },
+    },
+    lastBatch,
+  };
 }
 
 /** The host of the parent's run: its events and its task calls, checked. */
 export function parentHost(handlers: {
   onEvents(events: WorkerEvent[]): void;
   runTask(task: TaskRequest, calledAtEpoch: number): Promise<string>;
-}): ParentHost {
+}): RunHost<ParentHost> {
+  const { host, lastBatch } = eventHost((events) => handlers.onEvents(events));
   return {
-    ...eventHost((events) => handlers.onEvents(events)),
-    runTask: async (task: unknown, calledAtEpoch: unknown) =>
-      handlers.runTask(checkTask(task), checkEpoch(calledAtEpoch, 'runTask: calledAtEpoch')),
+    host: {
+      ...host,
+      runTask: async (task: unknown, calledAtEpoch: unknown) =>
+        handlers.runTask(checkTask(task), checkEpoch(calledAtEpoch, 'runTask: calledAtEpoch')),
+    },
+    lastBatch,
   };
+}
+
+/**
+ * A run's result (or its failure), taken once the worker's last batch of events is recorded:
+ * the result comes on the worker's port, the events on their own, in either order.
+ */
+export async function afterLastBatch<T>(result: Promise<T>, lastBatch: Promise<void>): Promise<T> {
+  try {
+    return await result;
+  } finally {
+    await lastBatch;
+  }
 }

@@ -34,7 +34,7 @@ import {
 } from '../workers/protocol';
 import ParentWorker from '../workers/parent.ts?worker';
 import SubagentWorker from '../workers/subagent.ts?worker';
-import { parentHost } from './agent-hosts';
+import { afterLastBatch, parentHost } from './agent-hosts';
 import { failureOf } from './worker-failure';
 
 export interface Lifecycle {
@@ -56,9 +56,13 @@ export interface SubagentWorker {
   terminate(): void;
 }
 
-/** The page's side of an agent worker's run, as the worker calls it: every call checked (agent-hosts.ts). */
-function taskHost(handlers: AgentHandlers): TaskHost {
-  return Comlink.proxy(parentHost(handlers));
+/**
+ * Runs `call` with the page's side of an agent worker's run, as the worker calls it (every call
+ * checked: agent-hosts.ts); resolves with its result once its last events are recorded.
+ */
+function withHost<T>(handlers: AgentHandlers, call: (host: TaskHost) => Promise<T>): Promise<T> {
+  const { host, lastBatch } = parentHost(handlers);
+  return afterLastBatch(call(Comlink.proxy(host)), lastBatch);
 }
 
 const epochNow = () => performance.timeOrigin + performance.now();
@@ -188,7 +192,10 @@ export class AgentWorkers {
     this.startParent();
     const { api, failure } = this.#parent!;
     // Its messages came as events: what the run resolves with is not read.
-    await Promise.race([api.run(request, Comlink.transfer(sandbox, [sandbox]), taskHost(handlers)), failure]);
+    await Promise.race([
+      withHost(handlers, (host) => api.run(request, Comlink.transfer(sandbox, [sandbox]), host)),
+      failure,
+    ]);
   }
 
   /** A fresh worker for one subagent: the spare if it was started for this name, else a new one. */
@@ -209,7 +216,9 @@ export class AgentWorkers {
       ready,
       run: (request, sandbox, handlers) =>
         Promise.race([
-          api.run(request, Comlink.transfer(sandbox, [sandbox]), taskHost(handlers)).then(checkSummary),
+          withHost(handlers, (host) => api.run(request, Comlink.transfer(sandbox, [sandbox]), host)).then(
+            checkSummary,
+          ),
           failure,
         ]),
       terminate: () => {

@@ -66,8 +66,8 @@ export interface EventForwarder {
   onEvent: EventSink;
   /** Sends what is queued now (before a call whose order matters, like `runTask`). */
   send(): void;
-  /** Sends what is queued and resolves once the page has handled all of it. */
-  flush(): Promise<void>;
+  /** Sends what is queued as the run's last batch, however the run ended (protocol.ts). */
+  end(): void;
 }
 
 /**
@@ -78,17 +78,17 @@ export interface EventForwarder {
 export function eventForwarder(host: Comlink.Remote<EventHost> | EventHost): EventForwarder {
   let queue: WorkerEvent[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const send = () => {
+  const send = (last = false) => {
     clearTimeout(timer);
     timer = undefined;
-    if (!queue.length) return;
+    if (!queue.length && !last) return;
     const batch = queue;
     queue = [];
-    void host.onEvents(batch);
+    void host.onEvents(batch, last);
   };
   const push = (event: WorkerEvent) => {
     queue.push(event);
-    timer ??= setTimeout(send, 0);
+    timer ??= setTimeout(() => send(), 0);
   };
   return {
     onEvent(event: LoopEvent) {
@@ -96,11 +96,8 @@ export function eventForwarder(host: Comlink.Remote<EventHost> | EventHost): Eve
       if (event.type === 'model_end') push(timing(event.agent, 'model:call', event.durationMs));
       else if (event.type === 'tool_end') push(timing(event.agent, `tool:${event.name}`, event.durationMs));
     },
-    send,
-    async flush() {
-      send();
-      await host.flush();
-    },
+    send: () => send(),
+    end: () => send(true),
   };
 }
 

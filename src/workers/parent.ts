@@ -10,9 +10,9 @@ import { eventForwarder, taskRunner, toolHandlers } from './agent-runtime';
 
 const api: ParentWorkerApi = {
   async run(request, sandbox, host: ParentHost) {
-    const { prompt, history, settings } = checkParentRun(request);
     const events = eventForwarder(host);
     try {
+      const { prompt, history, settings } = checkParentRun(request);
       await parentLoop(prompt, {
         model: await createModel(settings.model),
         modelName: settings.modelName,
@@ -26,7 +26,7 @@ const api: ParentWorkerApi = {
         runTask: taskRunner(host, events),
       });
     } finally {
-      await events.flush();
+      events.end();
     }
   },
 };

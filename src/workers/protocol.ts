@@ -54,13 +54,13 @@ export type WorkerEvent = LoopEvent | TimingEvent;
 
 /** The page's side of a run, handed to workers as a Comlink proxy. */
 export interface EventHost {
-  /** Events in the order they happened, batched by the worker. */
-  onEvents(events: WorkerEvent[]): void;
   /**
-   * Answers once every event sent before it has been handled: events travel on their own port,
-   * so a worker awaits this before it returns, and the page never sees an event after a result.
+   * Events in the order they happened, batched by the worker. `last` marks the batch a worker
+   * sends as its run ends, however it ends: events travel on their own port, so the page takes
+   * the run's result only once that batch is recorded, and never sees an event after a result.
+   * (Awaiting a round trip instead cost a repaint of the busy page on every agent's return.)
    */
-  flush(): void;
+  onEvents(events: WorkerEvent[], last?: boolean): void;
 }
 
 /** The page's side of an agent that has `task`: the parent, or a subagent that may delegate. */

@@ -15,9 +15,9 @@ const api: SubagentWorkerApi = {
   ready: () => ({ name: self.name, readyAtEpoch: performance.timeOrigin + performance.now() }),
 
   async run(request, sandbox, host: TaskHost) {
-    const { agent, prompt, depth, forkFrom, settings } = checkSubagentRun(request);
     const events = eventForwarder(host);
     try {
+      const { agent, prompt, depth, forkFrom, settings } = checkSubagentRun(request);
       return await runSubagent(prompt, {
         agent,
         model: await createModel(settings.model),
@@ -33,7 +33,7 @@ const api: SubagentWorkerApi = {
         runTask: taskRunner(host, events),
       });
     } finally {
-      await events.flush();
+      events.end();
     }
   },
 };
