@@ -3,9 +3,8 @@
  * Until it has loaded, text is shown as plain, escaped text; the blocks then render again by
  * themselves, because the renderer is reactive state. The page starts loading it once the first
  * screen is drawn (`loadMarkdown`, main.ts), well before a model's first words arrive, and warms
- * it up in an idle moment after that.
+ * it up right after that.
  */
-import { later } from '../run/store';
 import { escapeHtml } from './format';
 
 type Render = (text: string) => string;
@@ -16,7 +15,9 @@ let loading: Promise<void> | undefined;
 export function loadMarkdown(): Promise<void> {
   loading ??= import('./markdown-render').then((module) => {
     render = module.renderMarkdown;
-    later(module.warmUp, 2000);
+    // At once: in an idle moment instead, it often came in the middle of a first run clicked
+    // as soon as the sandbox was ready, a 40-60 ms task between two of the run's frames.
+    setTimeout(module.warmUp, 0);
   });
   return loading;
 }
