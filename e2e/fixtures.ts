@@ -16,13 +16,17 @@ export const PROMPTS = {
  * subagent worker can be gone before it answers.
  */
 function recordWorkers() {
-  const log: Array<{ name: string; terminated: boolean; terminatedAt?: number }> = [];
+  const log: Array<{ name: string; createdAt: number; terminated: boolean; terminatedAt?: number }> = [];
   (window as unknown as { __workerLog: typeof log }).__workerLog = log;
   const Original = window.Worker;
   window.Worker = class extends Original {
     constructor(url: string | URL, options?: WorkerOptions) {
       super(url, options);
-      const entry: (typeof log)[number] = { name: options?.name ?? '', terminated: false };
+      const entry: (typeof log)[number] = {
+        name: options?.name ?? '',
+        createdAt: performance.now(),
+        terminated: false,
+      };
       log.push(entry);
       const terminate = this.terminate.bind(this);
       this.terminate = () => {
@@ -86,7 +90,7 @@ export class Watch {
   }
 
   /**
-   * Every worker created so far but the spare: the next subagent's worker, started in idle time
+   * Every worker created so far but the spare: the next subagent's worker, started ahead
    * before any task has taken it (AgentWorkers.prepare). It has run nothing, so it is no part of
    * what a run used; `spare()` names it.
    */

@@ -40,7 +40,7 @@ test.describe('sample prompts on the demo model', () => {
     expect(await watch.terminatedBeforeRunFinished('subagent-')).toEqual({ 'subagent-1': true });
     expect(await watch.open('parent')).toEqual(['parent']);
     expect(watch.closed).toBeGreaterThanOrEqual(1);
-    // The next task's worker is started ahead, in idle time: a spare no task has taken, so it has
+    // The next task's worker is started ahead, as the task returned: a spare no task has taken, so it has
     // no column; the timeline shows it as waiting.
     await expect.poll(() => watch.spare()).toBe('subagent-2');
     await expect(subagentRegion(page, 2)).toHaveCount(0);

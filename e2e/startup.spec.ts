@@ -139,6 +139,36 @@ test('the agents’ workers start with the first screen, not after the sandbox; 
   await expect.poll(() => watch.spare()).toBe('subagent-2'); // the next task's
 });
 
+test('as a task returns, the next task’s worker starts at once, before the run is over', async ({
+  page,
+  watch,
+}) => {
+  await open(page);
+  await runSample(page, PROMPTS.framework);
+  await expect.poll(() => watch.spare()).toBe('subagent-2');
+  const { first, next, finished } = await page.evaluate(() => {
+    const log = (
+      window as unknown as { __workerLog: Array<{ name: string; createdAt: number; terminatedAt?: number }> }
+    ).__workerLog;
+    return {
+      first: log.find((w) => w.name === 'subagent-1')!,
+      next: log.find((w) => w.name === 'subagent-2')!,
+      finished: performance.getEntriesByName('run:finished')[0].startTime,
+    };
+  });
+  // Not in idle time after the run: a prompt clicked again at once would wait for its script.
+  expect(first.terminatedAt).toBeDefined();
+  expect(next.createdAt).toBeGreaterThanOrEqual(first.terminatedAt!);
+  expect(next.createdAt).toBeLessThan(finished);
+  // And a second run takes it: one worker per task, each terminated as its task returned.
+  await runSample(page, PROMPTS.framework);
+  expect(await watch.terminatedBeforeRunFinished('subagent-')).toEqual({
+    'subagent-1': true,
+    'subagent-2': true,
+  });
+  await expect.poll(() => watch.spare()).toBe('subagent-3');
+});
+
 test('the sandbox module is evaluated once in its worker, also after its lazily loaded commands ran', async ({
   page,
 }) => {

@@ -13,7 +13,7 @@
  * Every lifecycle step (created, ready, terminated) is reported, with the time it happened, so
  * the run's record holds it (the workers timeline reads it).
  *
- * A spare: the next subagent's worker may be started in idle time (`prepare`), so that a `task`
+ * A spare: the next subagent's worker may be started ahead (`prepare`), so that a `task`
  * finds its script loaded and compiled. It is still a fresh worker for exactly one task: it has
  * run nothing when the task takes it, and it is terminated when that task returns.
  */

@@ -641,7 +641,6 @@ export class Playground {
     const worker = this.#agents.spawn(id);
     this.spare = this.#agents.spare;
     this.#hold(worker.ready);
-    this.#prepareSpare();
     let releasePort = () => {};
     try {
       // Its line to the sandbox is made while the worker starts, and does not hold up its run.
@@ -661,6 +660,8 @@ export class Playground {
         signal,
       );
       this.#record({ type: 'agent_state', agent: id, state: 'discarded', summary });
+      worker.terminate();
+      this.#startSpare();
       return summary;
     } catch (error) {
       if (!signal.aborted) this.#record({ type: 'agent_state', agent: id, state: 'failed' });
@@ -723,10 +724,17 @@ export class Playground {
    * `task` does not wait for a worker script to load and compile. Not for a run without subagents.
    */
   #prepareSpare(): void {
-    later(() => {
-      if (this.boot.kind === 'failed' || this.context === 'none') return;
-      this.#agents.prepare(`subagent-${this.#spawned + 1}`);
-    }, 2000);
+    later(() => this.#startSpare(), 2000);
+  }
+
+  /**
+   * Starts the next subagent's worker now: as a task returns, its worker just terminated, so
+   * that the next task (in this run or the next one) finds it ready. In idle time instead, a
+   * prompt clicked again soon after Finished waited 60-180 ms for its worker, every other run.
+   */
+  #startSpare(): void {
+    if (this.boot.kind === 'failed' || this.context === 'none') return;
+    this.#agents.prepare(`subagent-${this.#spawned + 1}`);
   }
 
   /** A batch checked where it arrived (src/page/agent-hosts.ts). */
