@@ -169,6 +169,29 @@ test('as a task returns, the next task’s worker starts at once, before the run
   await expect.poll(() => watch.spare()).toBe('subagent-3');
 });
 
+test('the sandbox loads ICU’s data once, just after it is ready, for the page’s chart and the first sort', async ({
+  page,
+}) => {
+  await open(page);
+  const sandbox = page.workers().find((worker) => /\/assets\/sandbox-[\w-]+\.js/.test(worker.url()))!;
+  // On the epoch, to compare the worker's timeline with the page's.
+  const loads = () =>
+    sandbox.evaluate(() =>
+      performance
+        .getEntriesByName('sandbox:icu-data')
+        .map((entry) => performance.timeOrigin + entry.startTime),
+    );
+  await expect.poll(loads).toHaveLength(1);
+  const ready = await page.evaluate(
+    () => performance.timeOrigin + performance.getEntriesByName('sandbox:ready')[0].startTime,
+  );
+  // After the mount, so the ready mark does not wait for it (1 ms for the two clocks' rounding).
+  expect((await loads())[0]).toBeGreaterThanOrEqual(ready - 1);
+  // A run does not load it again.
+  await runSample(page, PROMPTS.framework);
+  expect(await loads()).toHaveLength(1);
+});
+
 test('the sandbox module is evaluated once in its worker, also after its lazily loaded commands ran', async ({
   page,
 }) => {
