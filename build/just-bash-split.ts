@@ -76,6 +76,26 @@ function spreadsLargeChunks(code: string): boolean {
   return false;
 }
 
+/**
+ * just-bash's shell module probes for Node's `Module` as it loads, in a try block that starts with
+ * `process.getBuiltinModule`: in a browser, a ReferenceError at the top level of the sandbox's
+ * script, caught. With DevTools open (and in tests and the bench, which drive Chromium through its
+ * DevTools protocol), V8 then records where it was thrown, and reparses the whole 736 KB script to
+ * find that place: 25-40 ms of the sandbox's start, measured in traces. In a browser both branches
+ * of the probe throw and it ends with `null`, so that is what the browser build gets.
+ */
+const NODE_MODULE_PROBE = /var (\w+)=null;try\{let \w+=process\.getBuiltinModule,[^]*?\}catch\{\1=null\}/;
+
+function withoutNodeModuleProbe(code: string): string {
+  const probe = NODE_MODULE_PROBE.exec(code);
+  if (!probe) {
+    throw new Error(
+      "just-bash-split: just-bash's probe for Node's Module was not found; see NODE_MODULE_PROBE",
+    );
+  }
+  return code.replace(probe[0], `var ${probe[1]}=null;`);
+}
+
 function assertPatched(): void {
   const dir = `${BUNDLE_DIR}chunks/`;
   const unpatched = readdirSync(dir).filter(
@@ -103,6 +123,9 @@ export function justBashSplit(): Plugin {
       if (!source.startsWith('node:')) return null;
       if (!(source in STUBS)) throw new Error(`just-bash-split: no browser stand-in for ${source}`);
       return NODE_STUB + source;
+    },
+    transform(code, id) {
+      return id === ESM_ENTRY ? { code: withoutNodeModuleProbe(code), map: null } : null;
     },
     load(id) {
       if (id === UNREACHABLE_ID) return 'export default {};';

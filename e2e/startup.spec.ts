@@ -192,6 +192,53 @@ test('the sandbox loads ICU’s data once, just after it is ready, for the page�
   expect(await loads()).toHaveLength(1);
 });
 
+test('the sandbox’s script throws nothing at its top level as it starts, which DevTools would pay a reparse of the script for', async ({
+  page,
+  context,
+}) => {
+  // Each worker waits at its first line until it is told to run: the sandbox's first, with its
+  // debugger pausing on every exception, caught or not, and noting each one thrown by a module's
+  // top-level code (where V8, with DevTools attached, reparses the whole script to place it).
+  const cdp = await context.newCDPSession(page);
+  const thrown: string[] = [];
+  let id = 0;
+  const send = (sessionId: string, method: string, params = {}) =>
+    cdp.send('Target.sendMessageToTarget', {
+      sessionId,
+      message: JSON.stringify({ id: ++id, method, params }),
+    });
+  const sandboxes: string[] = [];
+  cdp.on('Target.attachedToTarget', ({ sessionId, targetInfo }) => {
+    void (async () => {
+      if (targetInfo.type === 'worker' && /\/assets\/sandbox-[\w-]+\.js/.test(targetInfo.url)) {
+        sandboxes.push(targetInfo.url);
+        await send(sessionId, 'Debugger.enable');
+        await send(sessionId, 'Debugger.setPauseOnExceptions', { state: 'all' });
+      }
+      await send(sessionId, 'Runtime.runIfWaitingForDebugger');
+    })();
+  });
+  cdp.on('Target.receivedMessageFromTarget', ({ sessionId, message }) => {
+    const { method, params } = JSON.parse(message) as {
+      method?: string;
+      params?: {
+        data?: { description?: string };
+        callFrames: Array<{ scopeChain: Array<{ type: string }> }>;
+      };
+    };
+    if (method !== 'Debugger.paused' || !params) return;
+    // A module's own code, not a function's: its scopes are blocks, then the module's.
+    const scopes = params.callFrames[0]?.scopeChain.map((scope) => scope.type) ?? [];
+    if (scopes.includes('module') && !scopes.includes('local'))
+      thrown.push(params.data?.description ?? 'an exception');
+    void send(sessionId, 'Debugger.resume');
+  });
+  await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: false });
+  await open(page);
+  expect(sandboxes).toHaveLength(1);
+  expect(thrown).toEqual([]);
+});
+
 test('the sandbox module is evaluated once in its worker, also after its lazily loaded commands ran', async ({
   page,
 }) => {
