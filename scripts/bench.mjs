@@ -19,6 +19,7 @@
  *     online and on a second visit offline
  *   - prompt 3's first python3 on a page left open for 10 s (Pyodide loads in idle time)
  *   - Compare on prompt 1, from the click to both results; the chart of 1,000 model calls
+ *   - the page's first JavaScript, gzipped, against its budget
  *
  * Chromium runs without the omnibox popup's WebUI renderer, which headless Chromium starts for
  * every fresh page and a learner's browser has running already (see chromiumLaunchOptions);
@@ -26,9 +27,10 @@
  *
  * Usage: npm run bench   (builds, serves on 127.0.0.1:41732, runs, stops the server)
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright';
 import { chromiumLaunchOptions, serveBuiltApp } from './built-app.mjs';
 import { startMockApi } from './mock-api.mjs';
@@ -553,6 +555,39 @@ const results = {};
 // The relay's cost, with the browser closed so that it does not compete for the 2 cores.
 results.relayTtfb = await relayTtfb(URL_BASE, 50);
 
+/**
+ * The page's first JavaScript, gzipped (level 9) as a static host would send it: the built page's
+ * inline script, its module script and every script that one imports statically. The budget is the
+ * first script's size when the cold-path work began (103.8 KB, at b9fe3fc^) plus 10 KB.
+ */
+function initialPageJs(dir = 'dist') {
+  const html = readFileSync(join(dir, 'index.html'), 'utf8');
+  const seen = new Set();
+  let bytes = 0;
+  let gzipped = [...html.matchAll(/<script>([^]*?)<\/script>/g)].reduce(
+    (sum, [, inline]) => sum + gzipSync(inline, { level: 9 }).length,
+    0,
+  );
+  const add = (path) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    const code = readFileSync(join(dir, path));
+    bytes += code.length;
+    gzipped += gzipSync(code, { level: 9 }).length;
+    for (const [, imported] of code
+      .toString('latin1')
+      .matchAll(/import\s*(?:[\w{}\s,*$]+from\s*)?"(\.\/[^"]+\.js)"/g)) {
+      add(join(dirname(path), imported));
+    }
+  };
+  for (const [, src] of html.matchAll(/<script type="module"[^>]*\ssrc="([^"]+)"/g))
+    add(src.replace(/^\//, ''));
+  for (const [, href] of html.matchAll(/<link rel="modulepreload"[^>]*\shref="([^"]+)"/g))
+    add(href.replace(/^\//, ''));
+  return { files: seen.size, kilobytes: round(bytes / 1000), gzipKilobytes: round(gzipped / 1000) };
+}
+results.initialPageJs = initialPageJs();
+
 mkdirSync('bench-results', { recursive: true });
 writeFileSync('bench-results/latest.json', JSON.stringify(results, null, 2) + '\n');
 console.log(JSON.stringify(results, null, 2));
@@ -580,6 +615,7 @@ const targets = [
     [`after Stop (${language}): next command (max, ms)`, figures.nextCommandMs.max, 1000],
   ]),
   ['relay: added time to first byte (median, ms)', results.relayTtfb.addedMedianMs, 5],
+  ["the page's first JavaScript (KB gzip)", results.initialPageJs.gzipKilobytes, 113.8],
 ];
 console.log('\nTarget check:');
 for (const [name, value, limit, kind = 'at most'] of targets) {
