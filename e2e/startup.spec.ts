@@ -190,6 +190,16 @@ test('the sandbox loads ICU’s data once, just after it is ready, for the page�
   // A run does not load it again.
   await runSample(page, PROMPTS.framework);
   expect(await loads()).toHaveLength(1);
+  // Nor does a second mount (a fresh copy of the sample, as for each run of a comparison).
+  await startProbe(page);
+  await call(page, 'boot', 'python');
+  await call(page, 'boot', 'typescript');
+  const probe = page.workers().find((worker) => worker.url() === sandbox.url() && worker !== sandbox)!;
+  await expect
+    .poll(() => probe.evaluate(() => performance.getEntriesByName('sandbox:icu-data').length))
+    .toBe(1);
+  await page.waitForTimeout(100); // the second mount's turn to load it, if it were to
+  expect(await probe.evaluate(() => performance.getEntriesByName('sandbox:icu-data').length)).toBe(1);
 });
 
 test('the sandbox’s script throws nothing at its top level as it starts, which DevTools would pay a reparse of the script for', async ({

@@ -81,7 +81,11 @@ async function mount(sample: SampleName): Promise<Booted> {
  * as it loads, and the first `ls` or `sort` collates; loaded here, just after the mount, neither
  * the page's thread nor a run pays for it.
  */
+let icuLoaded = false;
+
 function loadIcuData(): void {
+  if (icuLoaded) return;
+  icuLoaded = true;
   const start = performance.now();
   new Intl.NumberFormat().format(1234.5);
   new Intl.DateTimeFormat().format(0);
