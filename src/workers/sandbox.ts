@@ -74,6 +74,8 @@ async function mount(sample: SampleName): Promise<Booted> {
   return { workdir: mounted.workdir, readyAtEpoch };
 }
 
+let icuLoaded = false;
+
 /**
  * ICU's data is loaded once for the whole renderer process, the page's thread and its workers:
  * here a process's first Intl.NumberFormat or DateTimeFormat costs 30-50 ms, its first collation
@@ -81,8 +83,6 @@ async function mount(sample: SampleName): Promise<Booted> {
  * as it loads, and the first `ls` or `sort` collates; loaded here, just after the mount, neither
  * the page's thread nor a run pays for it.
  */
-let icuLoaded = false;
-
 function loadIcuData(): void {
   if (icuLoaded) return;
   icuLoaded = true;
