@@ -236,6 +236,27 @@ test.describe('History, export and import', () => {
   });
 });
 
+test('a long record opened in the page’s first second follows its end while its messages are measured', async ({
+  page,
+}) => {
+  // The page's first second, stretched: the array once took the list's own scrolling then for
+  // the learner's, and stopped following.
+  await page.addInitScript(() => {
+    const now = performance.now.bind(performance);
+    performance.now = () => now() - 20_000;
+  });
+  await open(page);
+  // Every message is measured taller than the list estimated it, so the end moves as it is drawn.
+  await page.addStyleTag({ content: '.message { font-size: 30px; line-height: 80px; }' });
+  await importFile(page, 'calls-300.json', JSON.stringify(parentCallsRecord(300, 2000)));
+  await expect(page.getByRole('region', { name: 'Parent messages' })).toContainText('601 messages');
+  await expect(parentList(page).last()).toHaveAttribute('data-index', '600');
+  await expect(parentList(page).last()).toBeInViewport();
+  await page.waitForTimeout(300);
+  await expect(page.getByRole('button', { name: 'Jump to latest' })).toHaveCount(0);
+  await expect(parentList(page).last()).toBeInViewport();
+});
+
 test.describe('a long record (300 calls: 601 messages, 300 log lines)', () => {
   test.beforeEach(async ({ page }) => {
     await open(page);
