@@ -260,6 +260,10 @@ async function startRelay(options: RelayOptions) {
         body: JSON.stringify({ ...JSON.parse(body), ...request }),
       });
     },
+    /** How many client connections the relay's server holds open. */
+    connections() {
+      return new Promise<number>((resolve) => ownServer.getConnections((_error, count) => resolve(count)));
+    },
     async close() {
       own.close();
       ownServer.closeAllConnections();
@@ -653,6 +657,44 @@ describe('the relay’s limits (issue 23.5)', () => {
     } finally {
       vi.useRealTimers();
       await Promise.all([own.close(), silent.close()]);
+    }
+  });
+
+  it('closes a client that reads nothing of a large reply, and the call to the target', async () => {
+    let upstreamClosed = false;
+    const big = await rawServer((socket) => {
+      socket.on('close', () => (upstreamClosed = true));
+      socket.resume();
+      socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n');
+      // 40 MB in 64 KB chunks, as fast as the relay takes them (under the 50 MB cap).
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      let sent = 0;
+      const pump = () => {
+        while (sent < 640 && !socket.destroyed) {
+          sent++;
+          if (!socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`))
+            return void socket.once('drain', pump);
+        }
+      };
+      pump();
+    });
+    const own = await startRelay({ allowLocal: '1', idleTimeoutMs: 300 });
+    try {
+      const { port } = new URL(own.url);
+      const client = connect(Number(port), '127.0.0.1');
+      client.on('error', () => {});
+      client.pause(); // reads nothing
+      const request = JSON.stringify({ model: 'x' });
+      client.write(
+        `POST /relay/v1/messages HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\n` +
+          `x-s04-relay-target: ${big.url}\r\ncontent-length: ${request.length}\r\n\r\n${request}`,
+      );
+      await expect.poll(() => own.connections(), { timeout: 4000 }).toBe(1);
+      await expect.poll(() => own.connections(), { timeout: 4000 }).toBe(0);
+      await expect.poll(() => upstreamClosed, { timeout: 2000 }).toBe(true);
+      client.destroy();
+    } finally {
+      await Promise.all([own.close(), big.close()]);
     }
   });
 

@@ -473,13 +473,21 @@ export function createRelay(options: RelayOptions = {}): RelayHandler {
           }
           atEventEnd = /\r?\n\r?\n$/.test(chunk.subarray(-4).toString('latin1'));
           if (!res.write(chunk)) {
-            // Waiting for the browser is not the target's silence.
+            // Waiting for the browser is not the target's silence; a browser that reads nothing
+            // for as long is a slow client, and both connections are closed.
             stopIdle();
             reply.pause();
+            const slow = setTimeout(() => {
+              gaveUp = true;
+              upstream.destroy();
+              res.destroy();
+            }, idleMs);
             res.once('drain', () => {
+              clearTimeout(slow);
               armIdle();
               reply.resume();
             });
+            res.once('close', () => clearTimeout(slow));
           }
         });
         reply.on('end', () => {
