@@ -43,6 +43,8 @@ export default defineConfig({
       url: `http://127.0.0.1:${PORT}`,
       reuseExistingServer: !process.env.CI,
       timeout: 120_000,
+      // The relay reaches the mock API on loopback only because this allows it (docs/relay.md).
+      env: { S04_RELAY_ALLOW_LOCAL: `127.0.0.1:${MOCK_API_PORT}` },
     },
     {
       // The mock Messages API the SDK path is tested against (real HTTP and CORS on loopback).

@@ -1,7 +1,19 @@
-import { createServer, type Server } from 'node:http';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { LookupAddress } from 'node:dns';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { connect, createServer as createTcpServer, type LookupFunction, type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startMockApi, type MockApi } from '../scripts/mock-api.mjs';
-import { createRelay, type RelayHandler } from './relay.ts';
+import {
+  createRelay,
+  isSpecialUse,
+  limitSlowClients,
+  parseAllowLocal,
+  returnedHeaders,
+  UNREACHABLE,
+  upstreamURL,
+  type RelayHandler,
+  type RelayOptions,
+} from './relay.ts';
 
 /** The relay's handler on an ephemeral port, as Vite mounts it; other paths get Vite's 404. */
 let server: Server;
@@ -11,7 +23,8 @@ let mock: MockApi;
 
 beforeAll(async () => {
   mock = await startMockApi({ port: 0 });
-  relay = createRelay();
+  // The mock is on loopback: this server's operator allows it, as S04_RELAY_ALLOW_LOCAL=1 would.
+  relay = createRelay({ allowLocal: '1' });
   server = createServer((req, res) =>
     relay.handle(req, res, () => {
       res.writeHead(404).end('not the relay');
@@ -145,15 +158,6 @@ describe('the relay (build/relay.ts)', () => {
     await expect.poll(openSockets, { timeout: 2000 }).toBeLessThan(before);
   });
 
-  it('answers the target being unreachable with 502, naming the host but not the key', async () => {
-    const response = await call('/relay/v1/messages', { target: 'http://127.0.0.1:9' });
-    expect(response.status).toBe(502);
-    const text = await response.text();
-    expect(text).toContain('relay_upstream_error');
-    expect(text).toContain('http://127.0.0.1:9');
-    expect(text).not.toContain(KEY);
-  });
-
   describe('refuses, forwarding nothing', () => {
     it('a request from another origin: 403', async () => {
       await expectRefused(
@@ -193,28 +197,25 @@ describe('the relay (build/relay.ts)', () => {
       await expectRefused(
         await call('/relay/v1/messages', { target: 'file:///etc/passwd' }),
         400,
-        /only to https/,
+        /only to https or http/,
       );
     });
 
-    it('an http: target that is not loopback: 400', async () => {
-      await expectRefused(
-        await call('/relay/v1/messages', { target: 'http://192.168.1.10:8080' }),
-        400,
-        /plain http only to this machine/,
-      );
-      await expectRefused(
-        await call('/relay/v1/messages', { target: 'http://example.com/anthropic' }),
-        400,
-        /plain http only to this machine/,
-      );
+    it('a base URL with a query or fragment, even an empty one: 400', async () => {
+      for (const suffix of ['?', '#', '?x=1', '#frag', '/?']) {
+        await expectRefused(
+          await call('/relay/v1/messages', { target: `${mock.url}/no-cors${suffix}` }),
+          400,
+          /^The relay target must be a base URL, without a query or fragment\.$/,
+        );
+      }
     });
 
     it('other schemes, a malformed target, credentials in it, or none at all: 400', async () => {
       await expectRefused(
         await call('/relay/v1/messages', { target: 'ftp://127.0.0.1/' }),
         400,
-        /only to https/,
+        /only to https or http/,
       );
       await expectRefused(await call('/relay/v1/messages', { target: 'not a url' }), 400, /not a valid URL/);
       await expectRefused(
@@ -243,3 +244,486 @@ describe('the relay (build/relay.ts)', () => {
 function openSockets(): Promise<number> {
   return mock.connections();
 }
+
+/** Another relay with its own options, on its own ephemeral port; `post` sends a Messages call. */
+async function startRelay(options: RelayOptions) {
+  const own = createRelay(options);
+  const ownServer = createServer((req, res) => own.handle(req, res, () => res.writeHead(404).end()));
+  await new Promise<void>((resolve) => ownServer.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(ownServer.address() as AddressInfo).port}`;
+  return {
+    url,
+    post(target: string, request: { model?: string; stream?: boolean } = {}) {
+      return fetch(`${url}/relay/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': KEY, 'x-s04-relay-target': target },
+        body: JSON.stringify({ ...JSON.parse(body), ...request }),
+      });
+    },
+    /** How many client connections the relay's server holds open. */
+    connections() {
+      return new Promise<number>((resolve) => ownServer.getConnections((_error, count) => resolve(count)));
+    },
+    async close() {
+      own.close();
+      ownServer.closeAllConnections();
+      await new Promise((resolve) => ownServer.close(resolve));
+    },
+  };
+}
+
+/** A lookup that answers every name with `addresses` and records what it was asked. */
+function fakeLookup(addresses: LookupAddress[]) {
+  const asked: string[] = [];
+  const lookup = ((hostname: string, _options: unknown, callback: (...args: unknown[]) => void) => {
+    asked.push(hostname);
+    callback(null, addresses);
+  }) as unknown as LookupFunction;
+  return { lookup, asked };
+}
+
+/** The one answer for a refused address and for any failed connection. */
+async function expectUnreachable(response: Response) {
+  expect(response.status).toBe(502);
+  expect(response.headers.get('x-should-retry')).toBe('false');
+  expect(await response.json()).toEqual({
+    type: 'error',
+    error: { type: 'relay_refused', message: UNREACHABLE },
+  });
+}
+
+describe('the reply headers the relay passes back (issue 23.3)', () => {
+  const kept = {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'request-id': 'req_1',
+    'x-request-id': 'req_2',
+    'anthropic-organization-id': 'org',
+    'anthropic-ratelimit-requests-limit': '50',
+    'anthropic-ratelimit-tokens-reset': '2026-01-01T00:00:00Z',
+    'retry-after': '3',
+    'retry-after-ms': '3000',
+    'x-should-retry': 'true',
+  };
+  const dropped = {
+    'set-cookie': ['a=1; Path=/'],
+    'clear-site-data': '"storage"',
+    refresh: '0; url=https://example.invalid/',
+    link: '</x.css>; rel=stylesheet',
+    'content-security-policy': "default-src 'none'",
+    'content-security-policy-report-only': "default-src 'none'",
+    'cross-origin-opener-policy': 'unsafe-none',
+    'cross-origin-embedder-policy': 'unsafe-none',
+    'cross-origin-resource-policy': 'cross-origin',
+    'access-control-allow-origin': '*',
+    'strict-transport-security': 'max-age=1',
+    location: 'https://example.invalid/',
+    'content-disposition': 'attachment; filename=x.html',
+    'service-worker-allowed': '/',
+    'origin-agent-cluster': '?0',
+    'permissions-policy': 'camera=*',
+    'x-frame-options': 'ALLOWALL',
+    'report-to': '{}',
+    'reporting-endpoints': 'a="https://example.invalid"',
+    nel: '{}',
+    'alt-svc': 'h3=":443"',
+    'cache-control': 'public, max-age=31536000',
+    'content-length': '12',
+    'transfer-encoding': 'chunked',
+    connection: 'keep-alive',
+    'x-powered-by': 'x',
+  };
+
+  it('keeps what an Anthropic client reads: type, request ids, rate limits, retry advice', () => {
+    expect(returnedHeaders({ ...kept, ...dropped } as IncomingHttpHeaders)).toEqual(kept);
+  });
+
+  for (const [name, value] of Object.entries(dropped)) {
+    it(`drops ${name}`, () => {
+      expect(returnedHeaders({ [name]: value, 'content-type': 'application/json' })).toEqual({
+        'content-type': 'application/json',
+      });
+    });
+  }
+
+  it('a reply carrying Clear-Site-Data, Set-Cookie, Refresh, Link and CSP reaches the client without them', async () => {
+    const response = await call('/relay/v1/messages', {
+      body: JSON.stringify({ ...JSON.parse(body), model: 'mock-hostile-headers' }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('request-id')).toMatch(/^req_mock_/);
+    for (const name of [
+      'clear-site-data',
+      'set-cookie',
+      'refresh',
+      'link',
+      'content-security-policy',
+      'x-hostile',
+    ]) {
+      expect(response.headers.get(name), name).toBeNull();
+    }
+    expect(await response.json()).toMatchObject({ type: 'message' });
+  });
+});
+
+describe('the upstream URL (issue 23.4)', () => {
+  it('is the base path with /v1/messages appended, nothing else', () => {
+    expect(upstreamURL('https://h.example/apps/anthropic', '/v1/messages').href).toBe(
+      'https://h.example/apps/anthropic/v1/messages',
+    );
+    expect(upstreamURL('https://h.example/apps/anthropic//', '/v1/messages').href).toBe(
+      'https://h.example/apps/anthropic/v1/messages',
+    );
+    expect(upstreamURL('https://h.example', '/v1/messages/count_tokens').href).toBe(
+      'https://h.example/v1/messages/count_tokens',
+    );
+    expect(upstreamURL('https://h.example/a/../b/./c', '/v1/messages').href).toBe(
+      'https://h.example/b/c/v1/messages',
+    );
+  });
+
+  it('does not pass the caller’s query on', async () => {
+    const response = await call('/relay/v1/messages?beta=true&x=../../other');
+    expect(response.status).toBe(200);
+    expect(mock.requests()).toMatchObject([{ method: 'POST', path: '/v1/messages' }]);
+  });
+});
+
+describe('which addresses the relay reaches (issue 23.4)', () => {
+  it('classes loopback, private, link-local and other special-use addresses apart from public ones', () => {
+    for (const address of [
+      '127.0.0.1',
+      '127.9.9.9',
+      '0.0.0.0',
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '192.0.0.1',
+      '198.18.0.1',
+      '224.0.0.1',
+      '255.255.255.255',
+      '::',
+      '::1',
+      '::ffff:127.0.0.1',
+      '::ffff:a9fe:a9fe',
+      'fc00::1',
+      'fd12:3456::1',
+      'fe80::1',
+      'ff02::1',
+      '64:ff9b::a00:1',
+      '2001:db8::1',
+      'not an address',
+    ]) {
+      expect(isSpecialUse(address), address).toBe(true);
+    }
+    for (const address of ['1.1.1.1', '8.8.8.8', '172.32.0.1', '2606:4700::1111', '::ffff:1.1.1.1']) {
+      expect(isSpecialUse(address), address).toBe(false);
+    }
+  });
+
+  it('reads S04_RELAY_ALLOW_LOCAL: nothing, 1 (loopback), or host:port entries', () => {
+    expect(parseAllowLocal(undefined)).toEqual({ loopback: false, hostPorts: new Set() });
+    expect(parseAllowLocal('0')).toEqual({ loopback: false, hostPorts: new Set() });
+    expect(parseAllowLocal('1')).toEqual({ loopback: true, hostPorts: new Set() });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    expect(parseAllowLocal(' localhost:11434, 192.168.1.20:8080 ,[::1]:9000,nope,host:x')).toEqual({
+      loopback: false,
+      hostPorts: new Set(['localhost:11434', '192.168.1.20:8080', '[::1]:9000']),
+    });
+    expect(warn).toHaveBeenCalledTimes(2);
+    warn.mockRestore();
+  });
+
+  it('refuses loopback targets, http and https alike, unless the server allows them; nothing is forwarded', async () => {
+    const strict = await startRelay({ allowLocal: '' });
+    try {
+      for (const target of [
+        `${mock.url}/no-cors`,
+        mock.url.replace('http:', 'https:'),
+        mock.url.replace('127.0.0.1', 'localhost'),
+        `http://[::1]:${new URL(mock.url).port}`,
+        `http://0x7f.1:${new URL(mock.url).port}`,
+        `http://2130706433:${new URL(mock.url).port}`,
+      ]) {
+        await expectUnreachable(await strict.post(target));
+      }
+      expect(mock.requests()).toEqual([]);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('refuses a name that resolves to a private, link-local or loopback address, before any socket opens', async () => {
+    for (const addresses of [
+      [{ address: '10.0.0.7', family: 4 }],
+      [{ address: '169.254.169.254', family: 4 }],
+      [{ address: '192.168.1.1', family: 4 }],
+      [{ address: 'fd00::1', family: 6 }],
+      [{ address: '::ffff:10.0.0.1', family: 6 }],
+      [{ address: '127.0.0.1', family: 4 }],
+      // One bad address among several refuses the name: none of them is tried.
+      [
+        { address: '127.0.0.2', family: 4 },
+        { address: '10.9.9.9', family: 4 },
+      ],
+    ]) {
+      const { lookup, asked } = fakeLookup(addresses);
+      const strict = await startRelay({ allowLocal: '', lookup });
+      try {
+        // .test names never resolve in real DNS: without the injected lookup nothing is reached either.
+        for (const target of [
+          'https://model.test/anthropic',
+          `http://model.test:${new URL(mock.url).port}`,
+        ]) {
+          await expectUnreachable(await strict.post(target));
+        }
+        expect(asked).toEqual(['model.test', 'model.test']);
+      } finally {
+        await strict.close();
+      }
+    }
+    expect(mock.requests()).toEqual([]);
+  });
+
+  it('answers a refusal, a closed port, a TLS handshake with a plain-http port and an unknown name alike', async () => {
+    const closed = await startMockApi({ port: 0 });
+    await closed.close();
+    const lenient = await startRelay({ allowLocal: '1' });
+    const strict = await startRelay({ allowLocal: '' });
+    const failingLookup = ((_h: string, _o: unknown, callback: (error: Error) => void) =>
+      callback(
+        Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }),
+      )) as unknown as LookupFunction;
+    const unknown = await startRelay({ allowLocal: '1', lookup: failingLookup });
+    try {
+      const answers = [
+        await strict.post(mock.url), // refused
+        await lenient.post(closed.url), // ECONNREFUSED
+        await lenient.post(mock.url.replace('http:', 'https:')), // an open port, not TLS: EPROTO
+        await unknown.post('https://model.test'), // ENOTFOUND
+      ];
+      const seen = await Promise.all(
+        answers.map(async (response) => ({
+          status: response.status,
+          headers: [...response.headers].filter(([name]) => name !== 'date'),
+          body: await response.text(),
+        })),
+      );
+      for (const answer of seen) expect(answer).toEqual(seen[0]);
+      expect(JSON.parse(seen[0].body).error.message).toBe(UNREACHABLE);
+      expect(UNREACHABLE).toMatch(/S04_RELAY_ALLOW_LOCAL/);
+    } finally {
+      await Promise.all([lenient.close(), strict.close(), unknown.close()]);
+    }
+  });
+
+  it('reaches exactly the host:port entries allowed, by name or by address (127.0.0.2 stands for another host)', async () => {
+    const other = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ type: 'message', from: 'other' }));
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.2', resolve));
+    const otherPort = (other.address() as AddressInfo).port;
+    const mockPort = new URL(mock.url).port;
+    // model.test resolves to the mock's loopback address; the entry names the name.
+    const { lookup } = fakeLookup([{ address: '127.0.0.1', family: 4 }]);
+    const listed = await startRelay({ allowLocal: `127.0.0.2:${otherPort},model.test:${mockPort}`, lookup });
+    try {
+      expect(await (await listed.post(`http://127.0.0.2:${otherPort}`)).json()).toEqual({
+        type: 'message',
+        from: 'other',
+      });
+      expect((await listed.post(`http://model.test:${mockPort}/no-cors`)).status).toBe(200);
+      expect(mock.requests()).toHaveLength(1);
+      // Not listed: the mock's port on its address, another port on 127.0.0.2.
+      await expectUnreachable(await listed.post(mock.url));
+      await expectUnreachable(await listed.post(`http://127.0.0.2:${mockPort}`));
+      expect(mock.requests()).toHaveLength(1);
+    } finally {
+      await listed.close();
+      other.closeAllConnections();
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+});
+
+describe('the relay’s limits (issue 23.5)', () => {
+  /** A loopback server that takes connections and never says a word, or sends a raw reply. */
+  async function rawServer(onConnection: (socket: import('node:net').Socket) => void) {
+    const sockets = new Set<import('node:net').Socket>();
+    const server = createTcpServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => {});
+      onConnection(socket);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      async close() {
+        for (const socket of sockets) socket.destroy();
+        await new Promise((resolve) => server.close(resolve));
+      },
+    };
+  }
+
+  it('refuses a reply declared over 50 MB without passing any of it on', async () => {
+    const huge = await rawServer((socket) =>
+      socket.write(
+        'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 62914560\r\n\r\n{"x":',
+      ),
+    );
+    const own = await startRelay({ allowLocal: '1' });
+    try {
+      const response = await own.post(huge.url);
+      expect(response.status).toBe(502);
+      expect(await response.json()).toEqual({
+        type: 'error',
+        error: { type: 'relay_refused', message: "The endpoint's reply is over 50 MB, the relay's limit." },
+      });
+    } finally {
+      await Promise.all([own.close(), huge.close()]);
+    }
+  });
+
+  it('ends a streamed reply that grows past the cap with an error event naming it', async () => {
+    const own = await startRelay({ allowLocal: '1', maxResponseBytes: 1024 });
+    try {
+      // mock-slow sends one event each 100 ms: the cap falls between two of them.
+      const response = await own.post(`${mock.url}/no-cors`, { model: 'mock-slow', stream: true });
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      expect(text).toContain('event: message_start');
+      expect(text.length).toBeLessThan(1024 + 300);
+      expect(text).toMatch(
+        /event: error\ndata: \{"type":"error","error":\{"type":"relay_refused","message":"The endpoint's reply is over 1 KB, the relay's limit\."\}\}\n\n$/,
+      );
+      expect(text).not.toContain('message_stop');
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('gives up on a target that accepts the connection and sends nothing: 504, an Anthropic-style error', async () => {
+    const silent = await rawServer(() => {});
+    const own = await startRelay({ allowLocal: '1', idleTimeoutMs: 300 });
+    try {
+      const response = await own.post(silent.url);
+      expect(response.status).toBe(504);
+      expect(response.headers.get('x-should-retry')).toBe('false');
+      expect(await response.json()).toEqual({
+        type: 'error',
+        error: { type: 'relay_refused', message: 'The endpoint sent nothing for 300 ms; the relay gave up.' },
+      });
+    } finally {
+      await Promise.all([own.close(), silent.close()]);
+    }
+  });
+
+  it('ends a stream that falls silent with an error event the SDK reports', async () => {
+    const own = await startRelay({ allowLocal: '1', idleTimeoutMs: 300 });
+    try {
+      const before = await openSockets();
+      const response = await own.post(mock.url, { model: 'mock-hang', stream: true });
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe(
+        'event: error\ndata: {"type":"error","error":{"type":"relay_refused","message":"The endpoint sent nothing for 300 ms; the relay gave up."}}\n\n',
+      );
+      // The call to the target is cut too.
+      await expect.poll(openSockets, { timeout: 2000 }).toBe(before);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('waits 120 s by default', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const silent = await rawServer(() => {});
+    const own = await startRelay({ allowLocal: '1' });
+    try {
+      const pending = own.post(silent.url);
+      await vi.waitFor(() => expect(vi.getTimerCount()).toBeGreaterThan(0));
+      await vi.advanceTimersByTimeAsync(119_000);
+      let settled = false;
+      void pending.then(() => (settled = true));
+      await vi.advanceTimersByTimeAsync(10);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1_100);
+      const response = await pending;
+      expect(await response.json()).toMatchObject({
+        error: { message: 'The endpoint sent nothing for 120 s; the relay gave up.' },
+      });
+    } finally {
+      vi.useRealTimers();
+      await Promise.all([own.close(), silent.close()]);
+    }
+  });
+
+  it('closes a client that reads nothing of a large reply, and the call to the target', async () => {
+    let upstreamClosed = false;
+    const big = await rawServer((socket) => {
+      socket.on('close', () => (upstreamClosed = true));
+      socket.resume();
+      socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n');
+      // 40 MB in 64 KB chunks, as fast as the relay takes them (under the 50 MB cap).
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      let sent = 0;
+      const pump = () => {
+        while (sent < 640 && !socket.destroyed) {
+          sent++;
+          if (!socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`))
+            return void socket.once('drain', pump);
+        }
+      };
+      pump();
+    });
+    const own = await startRelay({ allowLocal: '1', idleTimeoutMs: 300 });
+    try {
+      const { port } = new URL(own.url);
+      const client = connect(Number(port), '127.0.0.1');
+      client.on('error', () => {});
+      client.pause(); // reads nothing
+      const request = JSON.stringify({ model: 'x' });
+      client.write(
+        `POST /relay/v1/messages HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\n` +
+          `x-s04-relay-target: ${big.url}\r\ncontent-length: ${request.length}\r\n\r\n${request}`,
+      );
+      await expect.poll(() => own.connections(), { timeout: 4000 }).toBe(1);
+      await expect.poll(() => own.connections(), { timeout: 4000 }).toBe(0);
+      await expect.poll(() => upstreamClosed, { timeout: 2000 }).toBe(true);
+      client.destroy();
+    } finally {
+      await Promise.all([own.close(), big.close()]);
+    }
+  });
+
+  it('closes a client that trickles its body: 408, and the connection goes', async () => {
+    const own = await startRelay({ allowLocal: '1', bodyTimeoutMs: 300 });
+    try {
+      const { port } = new URL(own.url);
+      const socket = connect(Number(port), '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk.toString()));
+      const closed = new Promise((resolve) => socket.on('close', resolve));
+      socket.write(
+        `POST /relay/v1/messages HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\n` +
+          `x-s04-relay-target: ${mock.url}\r\ncontent-length: 1000\r\n\r\n{"model":`,
+      );
+      await closed;
+      expect(received).toMatch(/^HTTP\/1\.1 408 /);
+      expect(received).toContain('The relay takes a request body within 300 ms.');
+      expect(mock.requests()).toEqual([]);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('sets the server’s header and request timeouts (slow clients are closed)', () => {
+    const server = createServer();
+    expect(server.headersTimeout).toBe(60_000); // Node's default
+    limitSlowClients(server);
+    expect(server.headersTimeout).toBe(10_000);
+    expect(server.requestTimeout).toBe(60_000);
+  });
+});

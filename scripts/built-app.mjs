@@ -63,6 +63,8 @@ export async function serveBuiltApp(port) {
     {
       stdio: 'ignore',
       detached: true,
+      // The bench relays to a mock API on loopback, which the relay reaches only when allowed.
+      env: { ...process.env, S04_RELAY_ALLOW_LOCAL: '1' },
     },
   );
   server.unref(); // this process ends when its work does; the server goes with it

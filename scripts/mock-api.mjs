@@ -45,6 +45,8 @@
  *   mock-runaway-bash     the parent runs a command that never ends when the prompt says "runaway"
  *   mock-runaway-python   (`while true; do :; done`, `python3 -c "while True: pass"`,
  *   mock-runaway-node     `node -e 'while (true) {}'`), else `echo ready`; then it quotes the result
+ *   mock-hostile-headers  mock-s04 whose replies also carry headers a page must never get from an
+ *                     endpoint (Clear-Site-Data "storage", Set-Cookie, Refresh, Link, CSP): the relay drops them
  *
  * Like the real API it rejects malformed conversations with 400: a tool_use without its
  * tool_result, a thinking block whose signature was changed, fields the API does not accept
@@ -84,6 +86,7 @@ export const SCENARIOS = [
   'mock-runaway-bash',
   'mock-runaway-python',
   'mock-runaway-node',
+  'mock-hostile-headers',
 ];
 
 /** The command each mock-runaway-* scenario never sees the end of (until Stop or the timeout). */
@@ -91,6 +94,16 @@ const RUNAWAY_COMMANDS = {
   'mock-runaway-bash': 'while true; do :; done',
   'mock-runaway-python': 'python3 -c "while True: pass"',
   'mock-runaway-node': "node -e 'while (true) {}'",
+};
+
+/** What mock-hostile-headers adds to each reply: each would act on the page's origin if passed on. */
+const HOSTILE_HEADERS = {
+  'clear-site-data': '"storage"',
+  'set-cookie': 's04-mock=1; Path=/',
+  refresh: '0; url=https://example.invalid/',
+  link: '</evil.css>; rel=stylesheet',
+  'content-security-policy': "default-src 'none'",
+  'x-hostile': 'yes',
 };
 
 /** An error reply shaped like Anthropic's: `{type: "error", error: {type, message}}`. */
@@ -664,6 +677,8 @@ export function startMockApi({
         return { reply: spoofReply(body, ids, origin), delayMs: 60 };
       case 'mock-shell':
         return { reply: shellReply(body, ids) };
+      case 'mock-hostile-headers':
+        return { reply: s04Reply(body, ids), headers: HOSTILE_HEADERS };
       case 'mock-runaway-bash':
       case 'mock-runaway-python':
       case 'mock-runaway-node':
@@ -696,7 +711,7 @@ export function startMockApi({
       `http://${req.headers.host ?? HOST}`,
     );
 
-    const base = { ...corsHeaders(req), 'request-id': requestId };
+    const base = { ...corsHeaders(req), 'request-id': requestId, ...outcome.headers };
     if (outcome.hang) {
       record.response = { status: 200, body: null };
       res.writeHead(200, {

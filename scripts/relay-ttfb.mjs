@@ -7,7 +7,8 @@
  * a browser does.
  *
  * Usage: node scripts/relay-ttfb.mjs http://127.0.0.1:41731 [requests=50]
- * (npm run bench runs it against the server it starts.)
+ * The server must allow the relay to reach loopback (`S04_RELAY_ALLOW_LOCAL=1 npx vite preview ...`,
+ * docs/relay.md); npm run bench runs it against the server it starts, which does.
  */
 import { Agent, request } from 'node:http';
 import { pathToFileURL } from 'node:url';

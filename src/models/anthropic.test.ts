@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMockApi, type MockApi } from '../../scripts/mock-api.mjs';
 import { parentLoop, runSubagent, type RunTask } from '../core/loop';
@@ -341,7 +341,7 @@ describe('AnthropicModel against the mock Messages API', () => {
 });
 
 describe("AnthropicModel through the relay of the page's server (build/relay.ts)", () => {
-  const relay = createRelay();
+  const relay = createRelay({ allowLocal: '1' });
   const server = createServer((req, res) => relay.handle(req, res, () => res.writeHead(404).end()));
   let relayURL = '';
   beforeAll(async () => {
@@ -394,11 +394,9 @@ describe("AnthropicModel through the relay of the page's server (build/relay.ts)
 
   it('refuses a target the relay would refuse before sending anything', async () => {
     const error = await failure(
-      model('mock-s04', { baseURL: 'http://10.1.2.3:8080', relayURL }).createMessage(parentRequest()),
+      model('mock-s04', { baseURL: 'http://10.1.2.3:8080#', relayURL }).createMessage(parentRequest()),
     );
-    expect(error.message).toMatch(
-      /plain http only to this machine.*\(base URL http:\/\/10\.1\.2\.3:8080\)\.$/,
-    );
+    expect(error.message).toMatch(/without a query or fragment.*\(base URL http:\/\/10\.1\.2\.3:8080#\)\.$/);
     expect(posts()).toHaveLength(0);
   });
 
@@ -412,6 +410,39 @@ describe("AnthropicModel through the relay of the page's server (build/relay.ts)
       "This page's server refused to relay the call (413): The relay takes request bodies up to 10 MB.",
     );
     expect(posts()).toHaveLength(0);
+  });
+
+  it('reports a target the relay gave up on (silent, before or during the reply) in one sentence, without retrying', async () => {
+    const impatient = createRelay({ allowLocal: '1', idleTimeoutMs: 300 });
+    const own = createServer((req, res) => impatient.handle(req, res, () => res.writeHead(404).end()));
+    await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve));
+    const sockets: Socket[] = [];
+    const silent = createNetServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const ownURL = `http://127.0.0.1:${(own.address() as AddressInfo).port}/relay`;
+    try {
+      const before = await failure(
+        model('mock-s04', {
+          baseURL: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+          relayURL: ownURL,
+        }).createMessage(parentRequest()),
+      );
+      expect(before.message).toBe(
+        "This page's server refused to relay the call (504): The endpoint sent nothing for 300 ms; the relay gave up.",
+      );
+      const during = await failure(
+        model('mock-hang', { baseURL: mock.url, relayURL: ownURL }).createMessage(parentRequest('mock-hang')),
+      );
+      expect(during.message).toBe(
+        "This page's server refused to relay the call (relay_refused during the stream): The endpoint sent nothing for 300 ms; the relay gave up.",
+      );
+    } finally {
+      impatient.close();
+      own.closeAllConnections();
+      await new Promise((resolve) => own.close(resolve));
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it("says when the page's server itself cannot be reached", async () => {

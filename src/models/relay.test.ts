@@ -2,14 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { relayTargetProblem } from './relay';
 
 describe('relayTargetProblem', () => {
-  it('takes https anywhere, and plain http only on loopback', () => {
+  it('takes http and https base URLs alike: which addresses are reached is the server’s check', () => {
     expect(relayTargetProblem('https://dashscope.aliyuncs.com/apps/anthropic')).toBeNull();
     expect(relayTargetProblem('http://127.0.0.1:41800/no-cors')).toBeNull();
     expect(relayTargetProblem('http://localhost:11434')).toBeNull();
     expect(relayTargetProblem('http://[::1]:8080')).toBeNull();
-    expect(relayTargetProblem('http://10.0.0.1')).toMatch(/plain http only to this machine/);
-    expect(relayTargetProblem('http://localhost.evil.example')).toMatch(/plain http only/);
-    expect(relayTargetProblem('http://127.0.0.2')).toMatch(/plain http only/);
+    expect(relayTargetProblem('http://api.example.com/anthropic')).toBeNull();
   });
 
   it('refuses other schemes, malformed URLs, credentials, queries', () => {
@@ -18,5 +16,13 @@ describe('relayTargetProblem', () => {
     expect(relayTargetProblem('api.anthropic.com')).toMatch(/not a valid URL/);
     expect(relayTargetProblem('https://a:b@example.com')).toMatch(/user name or password/);
     expect(relayTargetProblem('https://example.com/x?y=1')).toMatch(/without a query/);
+  });
+
+  it('refuses a base URL ending in an empty query or fragment (the URL parser drops them)', () => {
+    for (const target of ['https://example.com/x?', 'https://example.com/x#', 'https://example.com/?#']) {
+      expect(relayTargetProblem(target), target).toBe(
+        'The relay target must be a base URL, without a query or fragment.',
+      );
+    }
   });
 });

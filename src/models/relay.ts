@@ -22,24 +22,25 @@ export const RELAYED_PATHS = ['/v1/messages', '/v1/messages/count_tokens'] as co
 /** The largest request body the relay takes (the API's own limit is 32 MB; ours needs far less). */
 export const RELAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
 /**
- * Why the relay must not forward to this base URL, as one sentence; null when it may.
- * Only https, or plain http to this machine's loopback (a local model such as Ollama): the relay
- * must not become a way into the server's own network.
+ * Why the relay must not forward to this base URL, as one sentence; null when it may try.
+ * Only http(s) base URLs: no credentials, no query or fragment (a `?` or `#`, even with nothing
+ * after it, would swallow the path the SDK appends). Which addresses it may reach is the server's
+ * decision, made on the resolved address (build/relay.ts, docs/relay.md): private and local ones
+ * only where the person running it allows them.
  */
 export function relayTargetProblem(target: string): string | null {
   if (!URL.canParse(target)) return 'The relay target is not a valid URL.';
   const url = new URL(target);
-  if (url.username || url.password) return 'The relay target must not hold a user name or password.';
-  if (url.search || url.hash) return 'The relay target must be a base URL, without a query or fragment.';
-  if (url.protocol === 'https:') return null;
-  if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return null;
-  if (url.protocol === 'http:') {
-    return 'The relay forwards plain http only to this machine (127.0.0.1, localhost, [::1]); use https.';
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return `The relay forwards only to https or http URLs, not ${url.protocol} URLs.`;
   }
-  return `The relay forwards only to https (or http on loopback), not ${url.protocol} URLs.`;
+  if (url.username || url.password) return 'The relay target must not hold a user name or password.';
+  // The parsed URL drops an empty query or fragment, so the text itself is checked.
+  if (url.search || url.hash || /[?#]/.test(target)) {
+    return 'The relay target must be a base URL, without a query or fragment.';
+  }
+  return null;
 }
 
 /** True when `/relay/health` answered as our relay (a static host may answer index.html instead). */

@@ -160,8 +160,8 @@ describe('model settings', () => {
     );
     expect(settingsProblem({ ...anthropic, relay: false }, false)).toBeNull();
     expect(
-      settingsProblem({ ...anthropic, relay: true, baseURL: 'http://192.168.0.2:8000' })?.message,
-    ).toMatch(/plain http only to this machine/);
+      settingsProblem({ ...anthropic, relay: true, baseURL: 'http://192.168.0.2:8000?' })?.message,
+    ).toMatch(/without a query or fragment/);
     expect(settingsProblem({ ...anthropic, relay: true, baseURL: 'http://localhost:11434' })).toBeNull();
   });
 
