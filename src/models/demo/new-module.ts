@@ -2,7 +2,14 @@
  * A new module that fits the project: where it and its test go, and their text, written in the
  * project's language and test style from the templates in templates/.
  */
+import { fill } from './fill';
 import { basename, dirname, isTestFile, join, JS, PY, TS, type Language, type Reads } from './project';
+import PYTHON_MODULE from './templates/readability.py.tmpl?raw';
+import SCRIPT_MODULE from './templates/readability.ts.tmpl?raw';
+import SCRIPT_ASSERT_TEST from './templates/readability.assert.test.ts.tmpl?raw';
+import SCRIPT_EXPECT_TEST from './templates/readability.expect.test.ts.tmpl?raw';
+import PYTHON_PYTEST from './templates/test_readability.pytest.py.tmpl?raw';
+import PYTHON_UNITTEST from './templates/test_readability.unittest.py.tmpl?raw';
 
 export interface ModulePlan {
   language: Language;
@@ -74,59 +81,11 @@ function planPython(files: string[], reads: Reads, name: string, framework: stri
   const importName = `${prefix}${name}`;
   const modulePath = join(moduleDir, `${name}.py`);
   const unit = framework === 'unittest';
-  const moduleText = `"""Readability helpers: sentence counts and average word length."""
-import re
-
-SENTENCE_END = re.compile(r"[.!?]+")
-WORD = re.compile(r"[A-Za-z0-9']+")
-
-
-def count_sentences(text):
-    """Number of sentences: runs of text ending in . ! or ?; a trailing fragment counts too."""
-    return len([part for part in SENTENCE_END.split(text) if part.strip()])
-
-
-def average_word_length(text):
-    """Mean length of the words in text (letters, digits and apostrophes); 0.0 when there are none."""
-    words = WORD.findall(text)
-    return sum(len(word) for word in words) / len(words) if words else 0.0
-`;
+  const moduleText = PYTHON_MODULE;
   const doc = `"""Tests for ${modulePath}: sentence counts and average word length."""`;
   const testText = unit
-    ? `${doc}
-import unittest
-
-from ${importName} import average_word_length, count_sentences
-
-
-class Test${pascal(name)}(unittest.TestCase):
-    def test_count_sentences(self):
-        self.assertEqual(count_sentences("The cat sat. The cat ran! Did it?"), 3)
-        self.assertEqual(count_sentences("no ending"), 1)
-        self.assertEqual(count_sentences(""), 0)
-
-    def test_average_word_length(self):
-        self.assertEqual(average_word_length("a bb ccc"), 2.0)
-        self.assertEqual(average_word_length(""), 0.0)
-
-
-if __name__ == "__main__":
-    unittest.main()
-`
-    : `${doc}
-from ${importName} import average_word_length, count_sentences
-
-
-def test_count_sentences():
-    assert count_sentences("The cat sat. The cat ran! Did it?") == 3
-    assert count_sentences("no ending") == 1
-    assert count_sentences("") == 0
-
-
-def test_average_word_length():
-    assert average_word_length("a bb ccc") == 2.0
-    assert average_word_length("") == 0.0
-`;
+    ? fill(PYTHON_UNITTEST, { doc, importName, className: pascal(name) })
+    : fill(PYTHON_PYTEST, { doc, importName });
   return {
     language: 'python',
     framework: unit ? 'unittest' : 'pytest',
@@ -174,52 +133,15 @@ function planScript(files: string[], reads: Reads, name: string, framework: stri
   const testPath = join(testDir, `${name}.${testExt}`);
   specifier ??= relativeSpecifier(testDir, join(moduleDir, name));
   const importLine = `import { averageWordLength, countSentences } from '${specifier}';`;
-  const moduleText = `/** Readability helpers: sentence counts and average word length. */
-
-const SENTENCE_END = /[.!?]+/;
-const WORD = /[A-Za-z0-9']+/g;
-
-/** Number of sentences: runs of text ending in . ! or ?; a trailing fragment counts too. */
-export function countSentences(text: string): number {
-  return text.split(SENTENCE_END).filter((part) => part.trim() !== '').length;
-}
-
-/** Mean length of the words in text (letters, digits and apostrophes); 0 when there are none. */
-export function averageWordLength(text: string): number {
-  const words = text.match(WORD) ?? [];
-  return words.length ? words.reduce((sum, word) => sum + word.length, 0) / words.length : 0;
-}
-`;
+  const moduleText = SCRIPT_MODULE;
   const doc = `/** Tests for ${modulePath}: sentence counts and average word length. */`;
-  const cases = {
-    three: "countSentences('The cat sat. The cat ran! Did it?')",
-    one: "countSentences('no ending')",
-    none: "countSentences('')",
-    avg: "averageWordLength('a bb ccc')",
-    avgNone: "averageWordLength('')",
-  };
   let testText: string;
   if (framework === 'node:test' || framework === 'mocha') {
     const head =
       framework === 'node:test'
         ? `import { describe, it } from 'node:test';\nimport assert from 'node:assert/strict';\n${importLine}`
         : `import assert from 'node:assert/strict';\n${importLine}`;
-    testText = `${doc}
-${head}
-
-describe('${name}', () => {
-  it('counts sentences', () => {
-    assert.equal(${cases.three}, 3);
-    assert.equal(${cases.one}, 1);
-    assert.equal(${cases.none}, 0);
-  });
-
-  it('averages word length', () => {
-    assert.equal(${cases.avg}, 2);
-    assert.equal(${cases.avgNone}, 0);
-  });
-});
-`;
+    testText = fill(SCRIPT_ASSERT_TEST, { doc, head, name });
   } else {
     const usesJestGlobals =
       framework === 'jest' &&
@@ -230,22 +152,7 @@ describe('${name}', () => {
           ? importLine
           : `import { describe, expect, it } from '@jest/globals';\n${importLine}`
         : `import { describe, expect, it } from 'vitest';\n${importLine}`;
-    testText = `${doc}
-${head}
-
-describe('${name}', () => {
-  it('counts sentences', () => {
-    expect(${cases.three}).toBe(3);
-    expect(${cases.one}).toBe(1);
-    expect(${cases.none}).toBe(0);
-  });
-
-  it('averages word length', () => {
-    expect(${cases.avg}).toBe(2);
-    expect(${cases.avgNone}).toBe(0);
-  });
-});
-`;
+    testText = fill(SCRIPT_EXPECT_TEST, { doc, head, name });
   }
   return {
     language: 'typescript',
