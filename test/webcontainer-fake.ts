@@ -10,7 +10,7 @@ import {
   type ShellHost,
   type ShellRequest,
   type ShellRunner,
-} from '../src/sandbox/webcontainer-shell';
+} from '../src/sandbox/webcontainer/shell';
 import type {
   BufferEncoding,
   DirEnt,
@@ -23,7 +23,7 @@ import type {
   SpawnOptions,
   WebContainerProcess,
 } from '@webcontainer/api';
-import type { WebContainerLike } from '../src/sandbox/webcontainer-boot';
+import type { WebContainerLike } from '../src/sandbox/webcontainer/boot';
 
 type Node = { kind: 'dir' } | { kind: 'file'; bytes: Uint8Array };
 

@@ -19,20 +19,20 @@ import * as Comlink from 'comlink';
 import type { FileChange, FileEntry, FileSlice } from '../sandbox/sandbox';
 import type { WebContainerSandbox } from '../sandbox/webcontainer';
 import { COEP } from '../sandbox/isolation';
-import { bootWebContainer, DEFAULT_BOOT_TIMEOUT_MS } from '../sandbox/webcontainer-boot';
-import type { ShellRunner } from '../sandbox/webcontainer-shell';
+import { bootWebContainer, DEFAULT_BOOT_TIMEOUT_MS } from '../sandbox/webcontainer/boot';
+import type { ShellRunner } from '../sandbox/webcontainer/shell';
 import {
   checkedShellHost,
   checkShellOutcome,
   type ShellOutcome,
   type ShellWorkerApi,
-} from '../sandbox/shell-protocol';
+} from '../sandbox/webcontainer/shell-protocol';
 import type { SampleName } from '../sandbox/samples';
 import { serveSandbox, type SandboxConnection } from '../workers/sandbox-service';
 import ShellWorker from '../workers/webcontainer-shell.ts?worker';
 import type { SandboxHost } from './sandbox-host';
 
-export { cannotBootReason } from '../sandbox/webcontainer-boot';
+export { cannotBootReason } from '../sandbox/webcontainer/boot';
 
 /** How long past its deadline a shell worker may stay silent before it is terminated. */
 export const SHELL_HUNG_GRACE_MS = 2000;

@@ -1,6 +1,6 @@
 /**
- * One interface, two backends: the offline shell (`local.ts`, just-bash over an in-memory
- * filesystem) and WebContainer (`webcontainer.ts`). The agents' tools (src/core/tools.ts) only
+ * One interface, two backends: the offline shell (`local/`, just-bash over an in-memory
+ * filesystem) and WebContainer (`webcontainer/`). The agents' tools (src/core/tools.ts) only
  * ever talk to this interface, so both backends give the model the same results.
  *
  * Paths given to a Sandbox are absolute; the tools resolve the model's relative paths against

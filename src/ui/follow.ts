@@ -5,6 +5,41 @@
 
 /** How often at most a long (virtual) list follows its end. */
 const FOLLOW_LONG_MS = 150;
+/** How long after the learner's own input (a wheel turn, a key) a scroll counts as theirs. */
+const USER_INPUT_MS = 1000;
+
+/** Whether a scroller shows its end: less than `slack` px of it below the viewport. */
+export function atEnd(scrollSize: number, offset: number, viewportSize: number, slack: number): boolean {
+  return scrollSize - offset - viewportSize < slack;
+}
+
+export interface UserInput {
+  /** Notes wheel, touch, pointer and key input inside `element`; returns how to stop (an attachment). */
+  watch(element: HTMLElement): () => void;
+  /** Whether the learner touched the element just now: only their scrolling may stop the following. */
+  recent(): boolean;
+}
+
+/**
+ * The learner's input in a scroller, so that a scroll they made (to read back) is told from one
+ * the page made (new items measured, a record opened). Never recent, to begin with: a 0 read as
+ * input in the page's first second, and a record opened then stopped following its end as its
+ * messages were measured.
+ */
+export function userInput(): UserInput {
+  let at = -Infinity;
+  const events = ['wheel', 'touchmove', 'pointerdown', 'keydown'] as const;
+  const mark = () => (at = performance.now());
+  return {
+    watch(element) {
+      for (const name of events) element.addEventListener(name, mark, { passive: true });
+      return () => {
+        for (const name of events) element.removeEventListener(name, mark);
+      };
+    },
+    recent: () => performance.now() - at < USER_INPUT_MS,
+  };
+}
 
 export interface EndFollower {
   /** Asks for a scroll to the end on the next frame (or, for a long list, a little later). */
@@ -61,6 +96,20 @@ export function scrollElementToEnd(element: HTMLElement, following: () => boolea
     if (following() && element.scrollHeight - element.scrollTop - element.clientHeight > 1)
       element.scrollTop = element.scrollHeight;
   });
+}
+
+/**
+ * Keeps `element` at its end while `following()` when its content or viewport changes size
+ * without a new item (a header note appears, an output is expanded, the window is resized).
+ * Returns how to stop.
+ */
+export function pinToEnd(element: HTMLElement, following: () => boolean): () => void {
+  const observer = new ResizeObserver(() => {
+    if (following()) element.scrollTop = element.scrollHeight;
+  });
+  observer.observe(element);
+  for (const child of element.children) observer.observe(child);
+  return () => observer.disconnect();
 }
 
 /**

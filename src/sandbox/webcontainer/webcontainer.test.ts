@@ -5,17 +5,11 @@
  * The tool semantics both backends share are in test/sandbox-contract.ts.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadSample } from './samples';
-import type { FileChange } from './sandbox';
-import {
-  create,
-  PROCESS_OUTPUT_CAP,
-  stripAnsi,
-  toFileSystemTree,
-  type WebContainerSandbox,
-} from './webcontainer';
-import { bootWebContainer, WebContainerUnavailableError } from './webcontainer-boot';
-import { FakeWebContainer, hang, type FakeProgram } from '../../test/webcontainer-fake';
+import { loadSample } from '../samples';
+import type { FileChange } from '../sandbox';
+import { create, PROCESS_OUTPUT_CAP, stripAnsi, toFileSystemTree, type WebContainerSandbox } from './index';
+import { bootWebContainer, WebContainerUnavailableError } from './boot';
+import { FakeWebContainer, hang, type FakeProgram } from '../../../test/webcontainer-fake';
 
 const W = '/home/project';
 const page = { page: true, isolated: true };

@@ -1,10 +1,13 @@
 /**
  * What the demo model reads from a request: the turn it is in (the latest user prompt and the tool
- * calls made since), and the shape of the step it answers with. Both the model (`demo.ts`) and
- * its plans (`demo-plans.ts`) build on these, so they live apart from either.
+ * calls made since), what those calls returned, and the shape of the step it answers with. Both
+ * the model (index.ts) and its plans (parent.ts, subagent.ts) build on these, so they live apart
+ * from either.
  */
-import type { Message, ToolUseBlock } from '../core/messages';
-import type { ModelRequest } from '../core/model';
+import type { Message, ToolUseBlock } from '../../core/messages';
+import type { ModelRequest } from '../../core/model';
+import type { Reads } from './project';
+import { clip } from './summaries';
 
 /** What the model does next: some text, and tool calls unless it is done. */
 export interface Plan {
@@ -93,4 +96,48 @@ function resultText(content: unknown): string {
 /** True when the request comes from a subagent loop (its system prompt says so). */
 export function isSubagentRequest(request: Pick<ModelRequest, 'system'>): boolean {
   return request.system.startsWith('You are a coding subagent');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the turn's tool results
+
+export function flat(turn: Turn): ToolCall[] {
+  return turn.steps.flat();
+}
+
+export function isError(output: string | undefined): boolean {
+  return output === undefined || output.startsWith('Error:') || output.startsWith('Unknown tool:');
+}
+
+/** The files read successfully this turn, by the path asked for. */
+export function readsOf(calls: ToolCall[]): Reads {
+  const reads: Reads = new Map();
+  for (const c of calls) {
+    if (c.name === 'read_file' && typeof c.input.path === 'string' && !isError(c.output))
+      reads.set(c.input.path, c.output!);
+  }
+  return reads;
+}
+
+/** Reads that failed, as `path (Error: ...)` for an honest mention. */
+export function failedReads(calls: ToolCall[]): string[] {
+  return calls
+    .filter((c) => c.name === 'read_file' && isError(c.output))
+    .map((c) => `\`${String(c.input.path)}\` (${clip(c.output ?? 'no result', 120)})`);
+}
+
+export function bashOutput(calls: ToolCall[], command: string): string | undefined {
+  return calls.find((c) => c.name === 'bash' && c.input.command === command)?.output;
+}
+
+export function readCall(path: string, limit?: number): { name: string; input: Record<string, unknown> } {
+  return { name: 'read_file', input: limit ? { path, limit } : { path } };
+}
+
+export function bashCall(command: string): { name: string; input: Record<string, unknown> } {
+  return { name: 'bash', input: { command } };
+}
+
+export function chars(n: number): string {
+  return n.toLocaleString('en-US');
 }

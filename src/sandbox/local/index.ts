@@ -4,12 +4,15 @@
  *
  *   InMemoryFs (one, shared: what a subagent writes, the parent reads)
  *     └─ ChangeFeed    serialises writes, diffs the tree around each one, emits FileChanges
+ *          │           (change-feed.ts)
  *          └─ AgentFs  one per exec() / writeFile(): IFileSystem by delegation, knows its agent
+ *               │      (agent-fs.ts)
  *               └─ Bash   one per exec(): cheap to build, so each command carries its own
  *                         agent, limits and deadline, and concurrent agents never mix them up
+ *                         (here: the Sandbox, its exec, files and list)
  *
  * `node` (QuickJS) and `python3` (Pyodide) are custom commands too, loaded on first use
- * (runtimes/index.ts).
+ * (../runtimes/index.ts).
  *
  * It also smooths over what agents trip on in just-bash: `/dev/null` is a plain file there (here
  * writes to it vanish and it reads empty), `/tmp` is missing, loop limits are low (here the
@@ -17,18 +20,17 @@
  * (here the cap is huge; the tools cut the text themselves).
  */
 import { Bash, InMemoryFs, defineCommand } from 'just-bash';
-import type { CpOptions, FileContent, FsStat, IFileSystem, MkdirOptions, RmOptions } from 'just-bash';
-import type { AgentId } from '../core/messages';
+import type { AgentId } from '../../core/messages';
 import {
   LanguageRuntimes,
   RUNTIME_COMMAND_NAMES,
   type RuntimeExec,
   type RuntimeName,
   type RuntimeProgress,
-} from './runtimes';
-import type { PythonHost } from './runtimes/python-host';
-import { isWithin, normalize, osError, parentOf, writeText } from './paths';
-import { SHELL_COMMANDS, normalizeGrepArgs, normalizeXargsArgs } from './shell-args';
+} from '../runtimes';
+import type { PythonHost } from '../runtimes/python-host';
+import { isWithin, normalize, osError, parentOf, writeText } from '../paths';
+import { SHELL_COMMANDS, normalizeGrepArgs, normalizeXargsArgs } from '../shell-args';
 import {
   sliceOf,
   type ByteReader,
@@ -39,11 +41,12 @@ import {
   type FileSlice,
   type ProjectFiles,
   type Sandbox,
-} from './sandbox';
+} from '../sandbox';
+import { AgentFs } from './agent-fs';
+import { ChangeFeed } from './change-feed';
 
 export const DEFAULT_WORKDIR = '/home/user/project';
 const HOME = '/home/user';
-const DEV_NULL = '/dev/null';
 
 /** The commands LocalSandbox.warmUp loads ahead: what agents (and the demo model) run most. */
 const WARM_COMMANDS =
@@ -63,239 +66,6 @@ const EXECUTION_LIMITS = {
   maxWorkUnits: 1e12,
   maxOutputSize: 512 * 1024 * 1024,
 };
-
-function notPermitted(operation: string, path: string): Error {
-  return new Error(`EPERM: operation not permitted, ${operation} '${path}'`);
-}
-
-/** What tells two versions of a file apart without reading it. */
-async function fingerprint(fs: IFileSystem, path: string): Promise<string | null> {
-  try {
-    const stat = await fs.lstat(path);
-    if (stat.isDirectory) return null;
-    return `${stat.mtime.getTime()}:${stat.size}:${String(stat.ino ?? stat.identity ?? '')}`;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The shared filesystem's single writer: every change goes through `mutate`, one at a time, so
- * the tree can be diffed around it and the change attributed to the agent that made it, even when
- * several agents' commands interleave.
- */
-class ChangeFeed {
-  readonly #listeners = new Set<(change: FileChange) => void>();
-  #queue: Promise<unknown> = Promise.resolve();
-
-  constructor(readonly fs: InMemoryFs) {}
-
-  subscribe(listener: (change: FileChange) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-
-  clear(): void {
-    this.#listeners.clear();
-  }
-
-  /**
-   * Runs one write and reports what it changed: paths that appear are `create`, paths that vanish
-   * are `delete`. Files under `targets` that existed before are `modify` when the operation
-   * rewrote them: always for `rewrites` (writeFile, appendFile), else when their mtime, size or
-   * identity changed (cp, mv onto existing files).
-   */
-  mutate<T>(
-    agent: AgentId,
-    targets: string[],
-    rewrites: boolean,
-    op: () => Promise<T>,
-    accept: (change: FileChange) => boolean,
-  ): Promise<T> {
-    const run = async (): Promise<T> => {
-      const before = new Set(this.fs.getAllPaths());
-      const prints = new Map<string, string | null>();
-      for (const path of before) {
-        if (targets.some((t) => isWithin(t, path))) prints.set(path, await fingerprint(this.fs, path));
-      }
-      let done = false;
-      try {
-        const result = await op();
-        done = true;
-        return result;
-      } finally {
-        const after = new Set(this.fs.getAllPaths());
-        // Deepest first for deletions, parents first for creations: a tree view can apply them in order.
-        const changes: FileChange[] = [
-          ...[...before]
-            .filter((p) => !after.has(p))
-            .sort()
-            .reverse()
-            .map((path) => ({ path, kind: 'delete' as const, agent })),
-          ...[...after]
-            .filter((p) => !before.has(p))
-            .sort()
-            .map((path) => ({ path, kind: 'create' as const, agent })),
-        ];
-        for (const [path, print] of [...prints].sort(([a], [b]) => (a < b ? -1 : 1))) {
-          if (print === null || !after.has(path)) continue;
-          if ((rewrites && done) || print !== (await fingerprint(this.fs, path))) {
-            changes.push({ path, kind: 'modify', agent });
-          }
-        }
-        for (const change of changes) {
-          if (change.path === DEV_NULL || !accept(change)) continue;
-          for (const listener of this.#listeners) {
-            try {
-              listener(change);
-            } catch (error) {
-              // A broken listener must not fail the agent's write; rethrow it out of band.
-              queueMicrotask(() => {
-                throw error;
-              });
-            }
-          }
-        }
-      }
-    };
-    const result = this.#queue.then(run, run);
-    this.#queue = result.catch(() => undefined);
-    return result;
-  }
-}
-
-/**
- * The filesystem one Bash (or one sandbox.writeFile) sees: the shared one, by delegation, with
- * every write attributed to `agent`, and `/dev/null` acting as a null device.
- *
- * It deliberately has no `writeFileSync`/`mkdirSync`: just-bash then skips re-creating its
- * /bin, /dev and /proc layout on each `new Bash` (that was done once, in `create`).
- */
-class AgentFs implements IFileSystem {
-  readonly #fs: InMemoryFs;
-  #last: FileChange | undefined;
-
-  constructor(
-    readonly feed: ChangeFeed,
-    readonly agent: AgentId,
-  ) {
-    this.#fs = feed.fs;
-  }
-
-  /** `targets`: the paths whose existing files the operation may rewrite. */
-  #write<T>(targets: string[], rewrites: boolean, op: () => Promise<T>): Promise<T> {
-    return this.feed.mutate(this.agent, targets.map(normalize), rewrites, op, (change) =>
-      this.#accept(change),
-    );
-  }
-
-  /**
-   * One command often writes a file several times in a row (`echo a > f` truncates, then writes;
-   * a loop appends line by line): report it once, as the create or the first modify.
-   */
-  #accept(change: FileChange): boolean {
-    const last = this.#last;
-    this.#last = change;
-    return !(change.kind === 'modify' && last?.path === change.path && last.kind !== 'delete');
-  }
-
-  readFile(path: string, options?: Parameters<IFileSystem['readFile']>[1]): Promise<string> {
-    return normalize(path) === DEV_NULL ? Promise.resolve('') : this.#fs.readFile(path, options);
-  }
-
-  readFileBytes(path: string): ReturnType<InMemoryFs['readFileBytes']> {
-    return normalize(path) === DEV_NULL ? this.#fs.readFileBytes(DEV_NULL) : this.#fs.readFileBytes(path);
-  }
-
-  readFileBuffer(path: string): Promise<Uint8Array> {
-    return normalize(path) === DEV_NULL ? Promise.resolve(new Uint8Array(0)) : this.#fs.readFileBuffer(path);
-  }
-
-  writeFile(path: string, content: FileContent, options?: Parameters<IFileSystem['writeFile']>[2]) {
-    if (normalize(path) === DEV_NULL) return Promise.resolve();
-    return this.#write([path], true, () => this.#fs.writeFile(path, content, options));
-  }
-
-  appendFile(path: string, content: FileContent, options?: Parameters<IFileSystem['appendFile']>[2]) {
-    if (normalize(path) === DEV_NULL) return Promise.resolve();
-    // An empty append (what `>>` does before writing) changes nothing in an existing file.
-    const rewrites = content.length > 0;
-    return this.#write(rewrites ? [path] : [], rewrites, () => this.#fs.appendFile(path, content, options));
-  }
-
-  exists(path: string): Promise<boolean> {
-    return this.#fs.exists(path);
-  }
-
-  stat(path: string): Promise<FsStat> {
-    return this.#fs.stat(path);
-  }
-
-  lstat(path: string): Promise<FsStat> {
-    return this.#fs.lstat(path);
-  }
-
-  mkdir(path: string, options?: MkdirOptions): Promise<void> {
-    return this.#write([], false, () => this.#fs.mkdir(path, options));
-  }
-
-  readdir(path: string): Promise<string[]> {
-    return this.#fs.readdir(path);
-  }
-
-  readdirWithFileTypes(path: string): ReturnType<InMemoryFs['readdirWithFileTypes']> {
-    return this.#fs.readdirWithFileTypes(path);
-  }
-
-  rm(path: string, options?: RmOptions): Promise<void> {
-    if (normalize(path) === DEV_NULL) return Promise.reject(notPermitted('rm', path));
-    return this.#write([], false, () => this.#fs.rm(path, options));
-  }
-
-  cp(src: string, dest: string, options?: CpOptions): Promise<void> {
-    if (normalize(dest) === DEV_NULL) return Promise.resolve();
-    return this.#write([dest], false, () => this.#fs.cp(src, dest, options));
-  }
-
-  mv(src: string, dest: string): Promise<void> {
-    if (normalize(src) === DEV_NULL || normalize(dest) === DEV_NULL) {
-      return Promise.reject(notPermitted('mv', DEV_NULL));
-    }
-    return this.#write([dest], false, () => this.#fs.mv(src, dest));
-  }
-
-  resolvePath(base: string, path: string): string {
-    return this.#fs.resolvePath(base, path);
-  }
-
-  getAllPaths(): string[] {
-    return this.#fs.getAllPaths();
-  }
-
-  chmod(path: string, mode: number): Promise<void> {
-    return this.#fs.chmod(path, mode);
-  }
-
-  symlink(target: string, linkPath: string): Promise<void> {
-    return this.#write([], false, () => this.#fs.symlink(target, linkPath));
-  }
-
-  link(existingPath: string, newPath: string): Promise<void> {
-    return this.#write([], false, () => this.#fs.link(existingPath, newPath));
-  }
-
-  readlink(path: string): Promise<string> {
-    return this.#fs.readlink(path);
-  }
-
-  realpath(path: string): Promise<string> {
-    return this.#fs.realpath(path);
-  }
-
-  utimes(path: string, atime: Date, mtime: Date): Promise<void> {
-    return this.#fs.utimes(path, atime, mtime);
-  }
-}
 
 /** A built-in wrapped so that its arguments are rewritten first. */
 function rewriting(name: string, rewrite: (args: string[]) => string[]) {

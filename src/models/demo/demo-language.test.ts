@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { parentLoop, runSubagent, type TaskRequest } from '../core/loop';
-import type { Message, ToolUseBlock } from '../core/messages';
-import type { ModelCallOptions, ModelClient, ModelRequest, ModelResponse } from '../core/model';
-import { baseToolHandlers } from '../core/tools';
-import { create } from '../sandbox/local';
-import { loadSample } from '../sandbox/samples';
-import { DemoModel } from './demo';
-import { extensionOf, intentOf, INTENTS, LANGS, languageOf, type Lang } from './demo-language';
-import { DEMO_TEXT } from './demo-text';
+import { parentLoop, runSubagent, type TaskRequest } from '../../core/loop';
+import type { Message, ToolUseBlock } from '../../core/messages';
+import type { ModelCallOptions, ModelClient, ModelRequest, ModelResponse } from '../../core/model';
+import { baseToolHandlers } from '../../core/tools';
+import { create } from '../../sandbox/local';
+import { loadSample } from '../../sandbox/samples';
+import { DemoModel } from './index';
+import { extensionOf, intentOf, INTENTS, LANGS, languageOf, type Lang } from './language';
+import { DEMO_TEXT } from './text';
 
 /** Records what a loop's model answered (one per loop, like the workers). */
 class Recorder implements ModelClient {

@@ -1,10 +1,10 @@
 import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { create, DEFAULT_WORKDIR, type LocalSandbox } from './local';
-import { StopCell, watchedSignal } from './stop-signal';
-import { normalizeGrepArgs, normalizeXargsArgs } from './shell-args';
-import { loadSample, SAMPLE_NAMES } from './samples';
-import type { FileChange } from './sandbox';
+import { create, DEFAULT_WORKDIR, type LocalSandbox } from './index';
+import { StopCell, watchedSignal } from '../stop-signal';
+import { normalizeGrepArgs, normalizeXargsArgs } from '../shell-args';
+import { loadSample, SAMPLE_NAMES } from '../samples';
+import type { FileChange } from '../sandbox';
 
 const W = DEFAULT_WORKDIR;
 const run = (sandbox: LocalSandbox, command: string, agent?: string) =>

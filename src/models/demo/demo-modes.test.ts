@@ -3,14 +3,14 @@
  * prompts through the real loops and the local sandbox, as the workers run them.
  */
 import { describe, expect, it } from 'vitest';
-import { parentLoop, runSubagent, type RunTask } from '../core/loop';
-import type { AgentId, Message, ToolUseBlock } from '../core/messages';
-import type { ModelCallOptions, ModelClient, ModelRequest, ModelResponse } from '../core/model';
-import { baseToolHandlers, CHILD_TOOLS, PARENT_TOOLS } from '../core/tools';
-import { REFERENCE_LIMITS, soloSystem, type ContextMode, type LoopLimits } from '../core/variants';
-import { create } from '../sandbox/local';
-import { loadSample, type SampleName } from '../sandbox/samples';
-import { DemoModel } from './demo';
+import { parentLoop, runSubagent, type RunTask } from '../../core/loop';
+import type { AgentId, Message, ToolUseBlock } from '../../core/messages';
+import type { ModelCallOptions, ModelClient, ModelRequest, ModelResponse } from '../../core/model';
+import { baseToolHandlers, CHILD_TOOLS, PARENT_TOOLS } from '../../core/tools';
+import { REFERENCE_LIMITS, soloSystem, type ContextMode, type LoopLimits } from '../../core/variants';
+import { create } from '../../sandbox/local';
+import { loadSample, type SampleName } from '../../sandbox/samples';
+import { DemoModel } from './index';
 
 const PROMPTS = {
   framework: {

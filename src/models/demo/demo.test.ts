@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { parentLoop, runSubagent, type LoopEvent, type TaskRequest } from '../core/loop';
-import type { AssistantBlock, Message, ToolUseBlock } from '../core/messages';
-import type { ModelCallOptions, ModelClient, ModelRequest, ModelResponse, StreamEvent } from '../core/model';
+import { parentLoop, runSubagent, type LoopEvent, type TaskRequest } from '../../core/loop';
+import type { AssistantBlock, Message, ToolUseBlock } from '../../core/messages';
+import type {
+  ModelCallOptions,
+  ModelClient,
+  ModelRequest,
+  ModelResponse,
+  StreamEvent,
+} from '../../core/model';
 import {
   baseToolHandlers,
   CHILD_TOOLS,
@@ -9,12 +15,12 @@ import {
   subagentSystem,
   TASK_TOOL,
   type ToolHandler,
-} from '../core/tools';
-import { create } from '../sandbox/local';
-import { loadSample } from '../sandbox/samples';
-import type { Sandbox } from '../sandbox/sandbox';
-import { DemoModel, demoRespond } from './demo';
-import { extensionOf, intentOf } from './demo-language';
+} from '../../core/tools';
+import { create } from '../../sandbox/local';
+import { loadSample } from '../../sandbox/samples';
+import type { Sandbox } from '../../sandbox/sandbox';
+import { DemoModel, demoRespond } from './index';
+import { extensionOf, intentOf } from './language';
 
 const PROMPT_FRAMEWORK = 'Use a subtask to find what testing framework this project uses';
 const PROMPT_SUMMARIZE_PY = 'Delegate: read all .py files and summarize what each one does';

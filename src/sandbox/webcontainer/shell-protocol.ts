@@ -2,7 +2,7 @@
  * The boundary between the page and a WebContainer shell worker, declared once and checked where
  * each message arrives:
  *
- *   page (webcontainer-host.ts)                      shell worker (workers/webcontainer-shell.ts)
+ *   page (page/webcontainer-host.ts)                 shell worker (workers/webcontainer-shell.ts)
  *   run(id, request, host), abort(id) ─────────────▶ servedShellWorker: checks them
  *   checkShellOutcome ◀──────────────────────────── the outcome
  *   checkedShellHost: checks each call's arguments ◀── host.fs, describeFs, spawn, cancel
@@ -12,7 +12,7 @@
  * with a ProtocolError naming the field, and nothing acts on it.
  */
 import * as v from 'valibot';
-import { checked } from '../core/schema';
+import { checked } from '../../core/schema';
 
 /** Programs handed to WebContainer instead of just-bash. */
 export const SPAWNED_COMMANDS = ['node', 'npm', 'npx', 'python3', 'jsh'] as const;

@@ -15,10 +15,10 @@
  * second call waits on the first (a slow network may still finish it after a timeout).
  *
  * This module is small on purpose: the playground loads it to find out whether WebContainer can
- * start at all, and loads the shell (webcontainer.ts, which bundles just-bash) only once it has.
+ * start at all, and loads the shell (index.ts, which bundles just-bash) only once it has.
  */
 import type { WebContainer } from '@webcontainer/api';
-import { COEP } from './isolation';
+import { COEP } from '../isolation';
 
 /** How long the playground waits for WebContainer before it says it is unavailable. */
 export const DEFAULT_BOOT_TIMEOUT_MS = 15_000;

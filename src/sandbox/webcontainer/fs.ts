@@ -9,7 +9,7 @@
  * `wc.fs` is rooted at the project directory (`/` there is `wc.workdir` here), and it has no
  * stat: a path's kind comes from its parent's directory listing, a file's size from reading it.
  * Every write is reported to `onWrite` with the agent that made it, which is how the change feed
- * (driven by `wc.fs.watch`, see webcontainer.ts) knows whom to credit.
+ * (driven by `wc.fs.watch`, see watch-feed.ts) knows whom to credit.
  */
 import type {
   BufferEncoding,
@@ -20,9 +20,9 @@ import type {
   MkdirOptions,
   RmOptions,
 } from 'just-bash';
-import type { AgentId } from '../core/messages';
-import { normalize, parentOf } from './paths';
-import type { WebContainerLike } from './webcontainer-boot';
+import type { AgentId } from '../../core/messages';
+import { normalize, parentOf } from '../paths';
+import type { WebContainerLike } from './boot';
 
 function nodeError(
   code: 'ENOENT' | 'EISDIR' | 'ENOTDIR' | 'EEXIST' | 'ENOTEMPTY' | 'EPERM',

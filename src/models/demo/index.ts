@@ -16,15 +16,47 @@
  *
  * It makes real tool calls and derives every statement from what those tools returned, so it
  * follows whatever project is in the sandbox (Python or TypeScript, pytest or unittest, ...).
- * What it knows about reading a project lives in `demo-project.ts`; how it reads a prompt (which
- * sample it means, in English, Chinese or Japanese) in `demo-language.ts`, and its words in each
- * language in `demo-text.ts`.
+ * For each kind of prompt, what the parent and the subagent do at each step of a turn:
+ *
+ *   parent                                   subagent (fresh context, no `task` tool)
+ *   ──────                                   ─────────────────────────────────────────
+ *   framework: task ─► relay the verdict     list files ─► read deps, config, tests + grep ─► report
+ *   summarize: task ─► relay a short list    find *.py ─► read them (batches) ─► one bullet per file
+ *   create:    task ─► read both files ─►    list ─► read config + a test ─► write module + test
+ *              run the test ─► verdict                                      ─► report the paths
+ *   other:     task ─► relay + say what      list ─► read README, manifest, entry ─► describe
+ *              the demo can and cannot do
+ *
+ * Without subagents (context mode `none`, no `task` tool) the parent takes the subagent's steps
+ * itself, in its own array, and answers from what they returned; forked, a subagent finds its
+ * task as the last user text. A subagent allowed to delegate (it has `task`) hands half of the
+ * files of a `summarize` task to a subagent of its own.
+ *
+ * Each loop answers in the language of the prompt it was given (`languageOf`): the parent in the
+ * user's, the subagent in that of the task prompt the parent wrote, which is the user's too. The
+ * decisions are the same in every language; only the words differ.
+ *
+ *   the folder          what it does
+ *   index.ts            the ModelClient: a plan becomes a response
+ *   turn.ts             what a request holds: the prompt, the tool calls and their results
+ *   language.ts         which language a prompt is in, which sample prompt it means
+ *   parent.ts           the parent's steps: delegate, relay (or work alone)
+ *   verify.ts           the parent verifies a created module itself
+ *   subagent.ts         the subagent's steps for each kind of prompt
+ *   project.ts          reading a listing: files, language, which files to open
+ *   testing.ts          the testing framework and its evidence
+ *   summaries.ts        what one file does
+ *   new-module.ts       where a new module and its test go; templates/ holds their text
+ *   module-check.ts     does the test import only what the module defines?
+ *   text.ts, words/     its words in each language (words/<lang>.json)
  */
-import type { AssistantBlock } from '../core/messages';
-import type { ModelCallOptions, ModelClient, ModelRequest, ModelResponse } from '../core/model';
-import { planParent, planSubagent, textFor } from './demo-plans';
-import { isSubagentRequest, readTurn, type Plan } from './demo-turn';
-import { streamResponse } from './stream';
+import type { AssistantBlock } from '../../core/messages';
+import type { ModelCallOptions, ModelClient, ModelRequest, ModelResponse } from '../../core/model';
+import { streamResponse } from '../stream';
+import { planParent } from './parent';
+import { planSubagent } from './subagent';
+import { textFor } from './text';
+import { isSubagentRequest, readTurn, type Plan } from './turn';
 
 const ID_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 

@@ -1,17 +1,17 @@
 /**
  * Everything the demo model writes in its own words, in each language it answers in. The plans
- * (`demo-plans.ts`) decide what to say from the tool results; this file only says it. Facts
+ * (parent.ts, subagent.ts) decide what to say from the tool results; this file only says it. Facts
  * (paths, quoted lines, tool output, names from the code) are passed in and never translated.
  *
  * Some phrases are read back: the parent reads the subagent's report to relay it, and that
  * report may be in any of the languages. Those phrases come with the pattern that finds them
  * (`labels`, `readStats`, `unreadable`, `unknown`), and the parent tries every language's.
  *
- * To add a language: add it to `Lang` and `SCRIPTS` (demo-language.ts), give every intent
+ * To add a language: add it to `Lang` and `SCRIPTS` (language.ts), give every intent
  * patterns in it, and add an entry here; the compiler and demo-language.test.ts name what is
  * missing.
  */
-import type { Lang } from './demo-language';
+import { languageOf, type Lang } from './language';
 
 /** A delegation: what the parent says, the `task` tool's description and the prompt it writes. */
 interface TaskText<A extends unknown[] = []> {
@@ -20,7 +20,7 @@ interface TaskText<A extends unknown[] = []> {
   prompt: (...args: A) => string;
 }
 
-/** The words of a file's one-line summary (used by `summaryLine` in demo-project.ts). */
+/** The words of a file's one-line summary (used by `summaryLine` in summaries.ts). */
 export interface SummaryWords {
   emptyPackage: string;
   emptyFile: string;
@@ -35,7 +35,7 @@ export interface SummaryWords {
   more: (shown: string, n: number) => string;
 }
 
-/** The words of the testing report's evidence (used by `analyzeTesting` in demo-project.ts). */
+/** The words of the testing report's evidence (used by `analyzeTesting` in summaries.ts). */
 export interface EvidenceWords {
   /** Between the findings about one file. */
   sep: string;
@@ -949,3 +949,22 @@ const ja: DemoText = {
 
 /** The demo model's words, by language. */
 export const DEMO_TEXT: Record<Lang, DemoText> = { en, zh, ja };
+
+/** `a`, `b`, `c`, `d` and 2 more, in `t`'s language. */
+export function listNames(t: DemoText, names: string[], max = 4): string {
+  const shown = names
+    .slice(0, max)
+    .map((n) => `\`${n}\``)
+    .join(t.comma);
+  return names.length > max ? t.summary.more(shown, names.length - max) : shown;
+}
+
+/** `a`, `b`, `c` in the language's list style. */
+export function codeList(t: DemoText, names: string[]): string {
+  return names.map((n) => `\`${n}\``).join(t.comma);
+}
+
+/** The words for a prompt: the language it is written in. */
+export function textFor(prompt: string): DemoText {
+  return DEMO_TEXT[languageOf(prompt)];
+}

@@ -5,10 +5,10 @@
  * real WebContainer where one can boot: a browser page with internet, never Node.
  */
 import { it } from 'vitest';
-import { sandboxContract } from '../../test/sandbox-contract';
-import { create } from './webcontainer';
-import { cannotBootReason } from './webcontainer-boot';
-import { clonedShell, FakeWebContainer } from '../../test/webcontainer-fake';
+import { sandboxContract } from '../../../test/sandbox-contract';
+import { create } from './index';
+import { cannotBootReason } from './boot';
+import { clonedShell, FakeWebContainer } from '../../../test/webcontainer-fake';
 
 sandboxContract('WebContainer adapter over a fake WebContainer', (files) =>
   create(files, { webContainer: new FakeWebContainer() }),

@@ -1,7 +1,7 @@
 /**
  * The WebContainer backend's shell: just-bash, kept off the page's main thread.
  *
- *   main thread (webcontainer.ts)                 shell worker (workers/webcontainer-shell.ts)
+ *   main thread (index.ts)                        shell worker (workers/webcontainer-shell.ts)
  *   WebContainer, its files and spawn             runShell: one Bash per exec, its deadline
  *   ShellHost ◄─────────── fs calls ───────────── RemoteFs (IFileSystem; each call a message)
  *             ◄─────── node, npm, npx, … ───────── custom commands → host.spawn / host.cancel
@@ -14,8 +14,8 @@
  * the transport.
  */
 import { Bash, defineCommand, type IFileSystem } from 'just-bash';
-import { normalize } from './paths';
-import { SHELL_COMMANDS, normalizeGrepArgs, normalizeXargsArgs } from './shell-args';
+import { normalize } from '../paths';
+import { SHELL_COMMANDS, normalizeGrepArgs, normalizeXargsArgs } from '../shell-args';
 import {
   FS_METHODS,
   SPAWNED_COMMANDS,
