@@ -180,6 +180,10 @@ test.describe('History, export and import', () => {
     await runs.nth(1).getByRole('button', { name: 'Delete' }).click();
     await expect(runs).toHaveCount(1);
     await dialog.getByRole('button', { name: 'Delete all runs' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Delete all runs?' })
+      .getByRole('button', { name: 'Delete 1 run' })
+      .click();
     await expect(runs).toHaveCount(0);
   });
 

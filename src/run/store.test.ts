@@ -112,6 +112,20 @@ describe('History in IndexedDB', () => {
     expect(await store.list()).toEqual([]);
   });
 
+  it('deletes several runs in one transaction, the others untouched', async () => {
+    const store = await open();
+    for (const [i, id] of ['p', 'q', 'r'].entries()) {
+      const record = newRecord(id, i, id, settings);
+      record.events.push(event(0, id));
+      await store.put(record, { status: { kind: 'finished' }, figures });
+    }
+    const kept = await store.load('q');
+    await store.delete('p', 'r');
+    expect((await store.list()).map((r) => r.id)).toEqual(['q']);
+    expect(await store.load('q')).toEqual(kept);
+    await expect(store.load('r')).rejects.toThrow('This run is no longer in History.');
+  });
+
   it('turns a full quota into a sentence and keeps the record in memory', async () => {
     const store = await open();
     const record = newRecord('h', 1, 'p', settings);

@@ -167,13 +167,20 @@ export class RunStore {
     return { ...row.header, events: chunks.flatMap((c) => c.events) };
   }
 
-  async delete(id: string): Promise<void> {
-    const tx = this.#db.transaction(['runs', 'chunks'], 'readwrite');
-    await Promise.all([
-      tx.objectStore('runs').delete(id),
-      tx.objectStore('chunks').delete(IDBKeyRange.bound([id, 0], [id, Infinity])),
-      tx.done,
-    ]);
+  /** Deletes these runs, all of them or none (one transaction). */
+  async delete(...ids: string[]): Promise<void> {
+    try {
+      const tx = this.#db.transaction(['runs', 'chunks'], 'readwrite');
+      await Promise.all([
+        ...ids.flatMap((id) => [
+          tx.objectStore('runs').delete(id),
+          tx.objectStore('chunks').delete(IDBKeyRange.bound([id, 0], [id, Infinity])),
+        ]),
+        tx.done,
+      ]);
+    } catch (error) {
+      throw problemOf(error);
+    }
   }
 
   async clear(): Promise<void> {
