@@ -10,7 +10,7 @@ import { LiveRun } from './live';
 import { REFERENCE_LIMITS, type RunRecord, type RunSettings } from './record';
 import { bigRecord, parallelRecord, parentCallsRecord } from '../../scripts/records.mjs';
 import type { RunEvent } from './record';
-import { EMPTY_VIEW, reduce, reduceAll, reduceRange, type RunView } from './reduce';
+import { EMPTY_STATE, reduce, reduceAll, reduceRange, viewOf, type RunState } from './reduce';
 import { Replay } from './replay';
 
 const trace: Trace = JSON.parse(
@@ -93,7 +93,7 @@ describe('the run as a record: reduce(view, event)', () => {
   });
 
   it('keeps streamed text as cut off when the call fails, and never in the array', () => {
-    let view = reduce(EMPTY_VIEW, { type: 'run', prompt: 'hi', settings });
+    let view = reduce(EMPTY_STATE, { type: 'run', prompt: 'hi', settings });
     view = reduce(view, { type: 'status', status: { kind: 'running' } });
     view = reduce(view, {
       type: 'message',
@@ -118,7 +118,7 @@ describe('the run as a record: reduce(view, event)', () => {
     view = reduce(view, { type: 'status', status: { kind: 'failed', reason: 'Connection dropped' } });
     expect(view.parent.draft).toBeNull();
     expect(view.parent.cutOff).toEqual([{ type: 'text', text: 'Half an ans' }]);
-    expect(view.parent.messages).toEqual([{ role: 'user', content: 'hi' }]);
+    expect(viewOf(view).parent.messages).toEqual([{ role: 'user', content: 'hi' }]);
     // A late stream event from the terminated worker does not bring a draft back.
     view = reduce(view, {
       type: 'stream',
@@ -130,7 +130,7 @@ describe('the run as a record: reduce(view, event)', () => {
   });
 
   it('marks files with the agent that made them; a created file stays created', () => {
-    let view = reduce(EMPTY_VIEW, {
+    let view = reduce(EMPTY_STATE, {
       type: 'files',
       changes: [
         { path: '/p/a.py', kind: 'create', agent: 'subagent-1' },
@@ -138,7 +138,7 @@ describe('the run as a record: reduce(view, event)', () => {
       ],
     });
     view = reduce(view, { type: 'files', changes: [{ path: '/p/a.py', kind: 'modify', agent: 'parent' }] });
-    expect(view.marks).toEqual({ '/p/a.py': { agent: 'parent', kind: 'create' } });
+    expect(viewOf(view).marks).toEqual({ '/p/a.py': { agent: 'parent', kind: 'create' } });
   });
 
   it('counts demo usage as an estimate, not as the API', async () => {
@@ -178,8 +178,8 @@ describe('what a record keeps', () => {
   });
 });
 
-/** The view after each event, reduced one by one (what reduceRange must equal). */
-function oneByOne(events: readonly RunEvent[], from: RunView = EMPTY_VIEW): RunView {
+/** The state after each event, reduced one by one (what reduceRange must equal). */
+function oneByOne(events: readonly RunEvent[], from: RunState = EMPTY_STATE): RunState {
   let view = from;
   for (const event of events) view = reduce(view, event);
   return view;
@@ -213,16 +213,16 @@ describe('reduceRange: a run of streamed deltas applied at once', () => {
     ] as unknown as RunEvent[][];
     for (const events of records) {
       // Stopped at every event, as a step-through may, and at the end.
-      let view = EMPTY_VIEW;
-      let expected = EMPTY_VIEW;
+      let state = EMPTY_STATE;
+      let expected = EMPTY_STATE;
       for (let i = 0; i < events.length;) {
         const end = Math.min(events.length, i + 1 + (i % 7));
-        view = reduceRange(view, events, i, end);
+        state = reduceRange(state, events, i, end);
         expected = oneByOne(events.slice(i, end), expected);
-        expect(view).toEqual(expected);
+        expect(viewOf(state)).toEqual(viewOf(expected));
         i = end;
       }
-      expect(reduceAll(events)).toEqual(oneByOne(events));
+      expect(reduceAll(events)).toEqual(viewOf(oneByOne(events)));
     }
   });
 
@@ -248,7 +248,9 @@ describe('reduceRange: a run of streamed deltas applied at once', () => {
       const events = toolInputEvents(deltas);
       for (let from = 0; from < events.length; from++) {
         const start = oneByOne(events.slice(0, from));
-        expect(reduceRange(start, events, from, events.length), deltas.join('|')).toEqual(oneByOne(events));
+        expect(viewOf(reduceRange(start, events, from, events.length)), deltas.join('|')).toEqual(
+          viewOf(oneByOne(events)),
+        );
       }
     }
   });
@@ -298,7 +300,7 @@ describe('reduceRange: a run of streamed deltas applied at once', () => {
       stream('subagent-1', 1, 'g'),
     ];
     const view = reduceAll(events);
-    expect(view).toEqual(oneByOne(events));
+    expect(view).toEqual(viewOf(oneByOne(events)));
     expect(view.parent.draft).toEqual([
       { type: 'text', text: 'abd' },
       { type: 'text', text: 'ef' },

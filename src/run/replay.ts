@@ -1,13 +1,13 @@
 /**
  * Stepping through a record: the view as it was after any step, fast enough to scrub.
  *
- * Steps are the record's events but streamed deltas (see `isStep`). Views are kept
- * every CHECKPOINT steps as they are first computed; a view is immutable and shares most of its
- * data with its neighbours, so a checkpoint costs little, and any step is at most CHECKPOINT
- * events of reducing away from one.
+ * Steps are the record's events but streamed deltas (see `isStep`). States are kept
+ * every CHECKPOINT steps as they are first computed; a state is immutable and shares its data with
+ * its neighbours (even the log, see ./list.ts), so a checkpoint costs little, and any step is at
+ * most CHECKPOINT steps of reducing away from one, then one view made for the screen.
  */
 import { isStep, type RecordEvent } from './record';
-import { EMPTY_VIEW, reduceRange, type RunView } from './reduce';
+import { EMPTY_STATE, reduceRange, Views, type RunState, type RunView } from './reduce';
 
 const CHECKPOINT = 128;
 
@@ -15,11 +15,12 @@ export class Replay {
   readonly #events: readonly RecordEvent[];
   /** For each step (1-based position), the index of its event in the record. */
   readonly #stepEvents: number[] = [];
-  /** checkpoints[k] = the view after step k * CHECKPOINT. */
-  readonly #checkpoints: RunView[];
+  /** checkpoints[k] = the state after step k * CHECKPOINT. */
+  readonly #checkpoints: RunState[];
+  readonly #views = new Views();
   #scanned = 0;
 
-  constructor(events: readonly RecordEvent[], start: RunView = EMPTY_VIEW) {
+  constructor(events: readonly RecordEvent[], start: RunState = EMPTY_STATE) {
     this.#events = events;
     this.#checkpoints = [start];
     this.#scan();
@@ -63,17 +64,17 @@ export class Replay {
     this.#scan();
     const target = Math.max(0, Math.min(step, this.#stepEvents.length));
     const k = Math.min(Math.floor(target / CHECKPOINT), this.#checkpoints.length - 1);
-    let view = this.#checkpoints[k];
+    let state = this.#checkpoints[k];
     let done = k * CHECKPOINT;
     let next = done === 0 ? 0 : this.#stepEvents[done - 1] + 1;
     while (done < target) {
       const end = this.#stepEvents[done] + 1;
-      view = reduceRange(view, this.#events, next, end);
+      state = reduceRange(state, this.#events, next, end);
       next = end;
       done++;
       if (done % CHECKPOINT === 0 && this.#checkpoints.length === done / CHECKPOINT)
-        this.#checkpoints.push(view);
+        this.#checkpoints.push(state);
     }
-    return view;
+    return this.#views.of(state);
   }
 }
