@@ -33,6 +33,7 @@ const RECORD_PROBLEMS = {
     `its shape is wrong at ${p.at}: ${p.expected} expected, ${p.received} found`,
   tooBig: (p: { size: string; max: string }) => `it is ${p.size}; a run file may be at most ${p.max}`,
   notJson: (p: { at: number }) => `it is not JSON (it breaks at character ${p.at})`,
+  notJsonToken: (p: { token: string }) => `it is not JSON (it has ${p.token} where JSON cannot)`,
   notJsonEnd: () => 'it is not JSON (it ends too soon)',
   timeBackwards: (p: Where) => `${where(p)} happens before the event ahead of it`,
   spawnedTwice: (p: Where & { agent: string }) => `${where(p)}: ${p.agent} is spawned twice`,
@@ -176,28 +177,26 @@ const SECRET_KEY = /^(api[-_]?key|x-api-key|authorization|auth[-_]?token|access[
 /**
  * The first field named like a secret, at any depth: searched with a list of what is left to look
  * at, not by recursion, so that no nesting is too deep to be searched (JSON.parse reads deeper
- * nesting than a recursive search could follow).
+ * nesting than a recursive search could follow). A record repeats a few field names many times:
+ * each name is tested once.
  */
 function findSecretField(value: unknown): string | null {
+  const named = new Map<string, boolean>();
   const pending: unknown[] = [value];
   while (pending.length) {
     const next = pending.pop();
-    if (typeof next !== 'object' || next === null) continue;
     if (Array.isArray(next)) {
-      for (let i = next.length - 1; i >= 0; i--) {
-        const item: unknown = next[i];
-        if (typeof item === 'object' && item !== null) pending.push(item);
-      }
+      for (const item of next) if (typeof item === 'object' && item !== null) pending.push(item);
       continue;
     }
     const object = next as Record<string, unknown>;
-    const inner: unknown[] = [];
     for (const key in object) {
-      if (SECRET_KEY.test(key)) return key;
+      let secret = named.get(key);
+      if (secret === undefined) named.set(key, (secret = SECRET_KEY.test(key)));
+      if (secret) return key;
       const item = object[key];
-      if (typeof item === 'object' && item !== null) inner.push(item);
+      if (typeof item === 'object' && item !== null) pending.push(item);
     }
-    for (let i = inner.length - 1; i >= 0; i--) pending.push(inner[i]);
   }
   return null;
 }
@@ -335,11 +334,22 @@ export function parseRecord(json: string, bytes = json.length): RunRecord {
   try {
     value = JSON.parse(json);
   } catch (error) {
-    // The engine's own message is English and may quote the file: only where it broke is said.
-    const at = /at position (\d+)/.exec(error instanceof Error ? error.message : '');
-    throw at ? new RecordError('notJson', { at: Number(at[1]) + 1 }) : new RecordError('notJsonEnd');
+    throw notJson(error instanceof Error ? error.message : '');
   }
   return checkRecord(value);
+}
+
+/**
+ * Why a text is not JSON, from the engine's message: that is English and quotes the file, so only
+ * what it says of where it broke is kept (engines word it differently; each form is read here).
+ */
+function notJson(message: string): RecordError {
+  if (/end of (JSON )?(input|data)|unterminated/i.test(message)) return new RecordError('notJsonEnd');
+  const token = /^Unexpected token '(.{1,2})'/u.exec(message);
+  if (token) return new RecordError('notJsonToken', { token: JSON.stringify(token[1]) });
+  const at = /at position (\d+)|column (\d+) of the JSON/.exec(message);
+  if (at) return new RecordError('notJson', { at: Number(at[1] ?? at[2]) + (at[1] ? 1 : 0) });
+  return new RecordError('notJsonToken', { token: '?' });
 }
 
 /** A value of the file as a sentence may quote it: a string or number as written, an object as `{…}`. */

@@ -8,8 +8,16 @@ import { callsTools, says, ScriptedModel, toolUse } from '../../test/scripted';
 import { traceRecord } from './example';
 import { LiveRun } from './live';
 import { REFERENCE_LIMITS, type RunRecord, type RunSettings } from './record';
-import { bigRecord, parallelRecord, parentCallsRecord } from '../../scripts/records.mjs';
-import type { RunEvent } from './record';
+import {
+  bigRecord,
+  logRecord,
+  parallelRecord,
+  parentCallsRecord,
+  textDeltasRecord,
+  toolCallsRecord,
+} from '../../scripts/records.mjs';
+import { copied } from './list';
+import type { RecordEvent, RunEvent } from './record';
 import { EMPTY_STATE, reduce, reduceAll, reduceRange, viewOf, type RunState } from './reduce';
 import { Replay } from './replay';
 
@@ -309,5 +317,63 @@ describe('reduceRange: a run of streamed deltas applied at once', () => {
       { type: 'text', text: 'c' },
       { type: 'text', text: 'g' },
     ]);
+  });
+});
+
+describe('reducing a record is linear in its events, for every kind of event', () => {
+  /** Items copied from array to array while a record is opened: reduced to its end and shown. */
+  function openCost(events: readonly RunEvent[]): number {
+    const before = copied.items;
+    const replay = new Replay(events as RecordEvent[]);
+    replay.at(replay.steps);
+    return copied.items - before;
+  }
+  const asEvents = (record: { events: unknown[] }) => record.events as RunEvent[];
+  /** `n` file changes, each of its own file, one event each. */
+  const fileChanges = (n: number): RunEvent[] => [
+    { type: 'run', prompt: 'files', settings },
+    ...Array.from({ length: n }, (_, i): RunEvent => ({
+      type: 'files',
+      changes: [{ path: `/p/f${i}.py`, kind: 'create', agent: 'parent' }],
+    })),
+  ];
+  const shapes: Array<[string, (n: number) => RunEvent[]]> = [
+    ['log lines', (n) => asEvents(logRecord(n))],
+    ['errors', (n) => asEvents(logRecord(n, 'error'))],
+    ['text deltas of two agents, interleaved', (n) => asEvents(textDeltasRecord(n, 200))],
+    ['tool calls and their messages', (n) => asEvents(toolCallsRecord(n / 8))],
+    ['file changes', fileChanges],
+  ];
+
+  for (const [name, make] of shapes) {
+    it(`${name}: twice the events, twice the work`, () => {
+      const small = openCost(make(20_000));
+      const large = openCost(make(40_000));
+      // Quadratic (each event copying all the ones before it) would be 4 times, and millions.
+      expect(large).toBeLessThan(2.2 * small + 1000);
+      expect(large).toBeLessThan(10 * 40_000);
+    });
+  }
+
+  it('a step costs its view and at most a checkpoint apart of reducing, wherever it goes', () => {
+    const events = asEvents(logRecord(40_000));
+    const replay = new Replay(events as RecordEvent[]);
+    replay.at(replay.steps);
+    for (const step of [1, 777, 20_000, 39_999, 12_345, 40_002, 3]) {
+      const before = copied.items;
+      const view = replay.at(step);
+      expect(copied.items - before).toBeLessThan(2 * view.log.length + 5000);
+    }
+  });
+
+  it('any step, visited in any order, is the view of reducing its events one by one', () => {
+    const events = asEvents(textDeltasRecord(6000, 150));
+    const replay = new Replay(events as RecordEvent[]);
+    const steps = replay.steps;
+    const order = [steps, 1, Math.floor(steps / 2), steps - 1, 7, Math.floor(steps / 3), steps, 0];
+    for (const step of order) {
+      const end = step === 0 ? 0 : events.findLastIndex((_, i) => replay.stepOfEvent(i) === step) + 1;
+      expect(replay.at(step), `step ${step}`).toEqual(viewOf(oneByOne(events.slice(0, end))));
+    }
   });
 });

@@ -168,6 +168,7 @@ describe('errors of the pure modules, said on the screen', () => {
     shape: ['shape', { at: 'events.0.type', expected: '"message" | "log"', received: '"other"' }],
     tooBig: ['tooBig', { size: '30 MB', max: '25 MB' }],
     notJson: ['notJson', { at: 12 }],
+    notJsonToken: ['notJsonToken', { token: '"h"' }],
     notJsonEnd: ['notJsonEnd'],
     timeBackwards: ['timeBackwards', { event: 3, type: 'message' }],
     spawnedTwice: ['spawnedTwice', { event: 4, type: 'spawn', agent: 'subagent-1' }],
