@@ -168,8 +168,85 @@ const RecordSchema = v.object({
   startedAt: time,
   title: text,
   settings: SettingsSchema,
-  events: v.array(EventSchema),
+  // Checked one by one below (see `plainEvent`).
+  events: v.array(v.unknown()),
 });
+
+const agentNames = new Map<unknown, boolean>();
+const isAgent = (name: unknown) => {
+  let known = agentNames.get(name);
+  if (known === undefined) agentNames.set(name, (known = v.is(AgentSchema, name)));
+  return known;
+};
+const isCount = (n: unknown) => Number.isInteger(n) && (n as number) >= 0;
+const isTime = (n: unknown) => typeof n === 'number' && Number.isFinite(n) && n >= 0;
+
+/** How many fields an object has. */
+function fields(object: object): number {
+  let n = 0;
+  for (const key in object) if (Object.hasOwn(object, key)) n++;
+  return n;
+}
+
+/** A streamed event of the frequent kinds, exactly as its schema reads it. */
+function plainStreamed(event: unknown): boolean {
+  if (typeof event !== 'object' || event === null) return false;
+  const e = event as Record<string, unknown>;
+  if (!isCount(e.index)) return false;
+  switch (e.type) {
+    case 'text_delta':
+      return typeof e.text === 'string' && fields(e) === 3;
+    case 'thinking_delta':
+      return typeof e.thinking === 'string' && fields(e) === 3;
+    case 'input_json_delta':
+      return typeof e.partial_json === 'string' && fields(e) === 3;
+    case 'block_stop':
+      return fields(e) === 2;
+    default:
+      return false;
+  }
+}
+
+/**
+ * Whether an event is one of the kinds a long record is mostly made of (log lines, errors,
+ * streamed deltas, call starts), with exactly the fields its schema reads, each of its kind: such
+ * an event passes the schema unchanged, so it is taken as it is. The schema checking every event
+ * (and copying it) was most of the time a 25 MB record took to open. Any other event, or one
+ * with a field more or less, goes through the schema, which names what is wrong.
+ */
+function plainEvent(event: unknown): event is RecordEvent {
+  if (typeof event !== 'object' || event === null) return false;
+  const e = event as Record<string, unknown>;
+  if (!isTime(e.t) || !isAgent(e.agent)) return false;
+  switch (e.type) {
+    case 'log':
+      return typeof e.line === 'string' && fields(e) === 4;
+    case 'error':
+      return typeof e.error === 'string' && fields(e) === 4;
+    case 'model_start':
+      return isCount(e.call) && fields(e) === 4;
+    case 'stream':
+      return isCount(e.call) && plainStreamed(e.event) && fields(e) === 5;
+    default:
+      return false;
+  }
+}
+
+/** The events of a record, checked: the plain ones as they are, the others by their schema. */
+function checkEvents(events: readonly unknown[]): RecordEvent[] {
+  const checked: RecordEvent[] = new Array(events.length);
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i];
+    if (plainEvent(event)) {
+      checked[i] = event;
+      continue;
+    }
+    const parsed = v.safeParse(EventSchema, event);
+    if (!parsed.success) throw shapeError(parsed.issues, `events.${i}`);
+    checked[i] = parsed.output as RecordEvent;
+  }
+  return checked;
+}
 
 /** Field names that hold a secret: a record carrying one is refused, not opened. */
 const SECRET_KEY = /^(api[-_]?key|x-api-key|authorization|auth[-_]?token|access[-_]?token)$/i;
@@ -320,7 +397,7 @@ export function checkRecord(value: unknown): RunRecord {
   }
   const parsed = v.safeParse(RecordSchema, upgraded);
   if (!parsed.success) throw shapeError(parsed.issues);
-  const checked = parsed.output as unknown as RunRecord;
+  const checked = { ...parsed.output, events: checkEvents(parsed.output.events) } as RunRecord;
   checkStory(checked.events);
   return checked;
 }
@@ -361,10 +438,11 @@ function literal(value: unknown): string {
 }
 
 /** The first problem the schemas found, as a sentence's parameters: where, what was expected, what was there. */
-function shapeError(issues: readonly v.BaseIssue<unknown>[]): RecordError {
+function shapeError(issues: readonly v.BaseIssue<unknown>[], within?: string): RecordError {
   const issue = issues[0];
+  const path = v.getDotPath(issue);
   return new RecordError('shape', {
-    at: v.getDotPath(issue) ?? '$',
+    at: within ? (path ? `${within}.${path}` : within) : (path ?? '$'),
     expected: issue.expected ?? '?',
     received: issue.received,
   });
