@@ -327,6 +327,42 @@ describe('a record that contradicts itself is refused, naming the event', () => 
   });
 });
 
+describe('the events a long record is mostly made of, taken as they are', () => {
+  /** The good record with `event` as its event 4 (after the parent's first message). */
+  const withRaw = (event: Record<string, unknown>) => {
+    const r = good() as unknown as { events: unknown[] };
+    r.events.splice(3, 0, { t: 2, agent: 'parent', ...event });
+    return r;
+  };
+
+  it('are refused where their schema would refuse them, and lose a field it does not read', () => {
+    const refused: Array<[Record<string, unknown>, RegExp]> = [
+      [{ type: 'log', line: 5 }, /^its shape is wrong at events\.3\.line: /],
+      [{ type: 'log', line: 'x', agent: 'subagent-x' }, /^its shape is wrong at events\.3\.agent: /],
+      [{ type: 'error' }, /^its shape is wrong at events\.3\.error: /],
+      [{ type: 'model_start', call: 1.5 }, /^its shape is wrong at events\.3\.call: /],
+      [{ type: 'model_end', call: 1, durationMs: 'x', stopReason: null }, /at events\.3\.durationMs: /],
+      [{ type: 'tool_end', id: 't', name: 'bash', output: 7, durationMs: 1 }, /at events\.3\.output: /],
+      [{ type: 'tool_start', id: 't', name: 5, input: {} }, /at events\.3\.name: /],
+      [
+        { type: 'stream', call: 1, event: { type: 'text_delta', index: -1, text: 'a' } },
+        /^its shape is wrong at events\.3\.event\.index: /,
+      ],
+      [{ type: 'log', line: 'x', t: -1 }, /^its shape is wrong at events\.3\.t: /],
+    ];
+    for (const [event, problem] of refused) {
+      expect(
+        refusal(() => checkRecord(withRaw(event))),
+        JSON.stringify(event),
+      ).toMatch(problem);
+    }
+    const extra = checkRecord(withRaw({ type: 'log', line: 'x', note: 'kept?' }));
+    expect(extra.events[3]).toEqual({ t: 2, type: 'log', agent: 'parent', line: 'x' });
+    const plain = { t: 2, type: 'log', agent: 'parent', line: 'x' };
+    expect(checkRecord(withRaw(plain)).events[3]).toEqual(plain);
+  });
+});
+
 describe('what a refusal quotes of the file', () => {
   const megabyte = 'x'.repeat(1024 * 1024);
   /** The refusal's sentence, checked to quote at most QUOTED characters of `long`. */

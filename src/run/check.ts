@@ -12,7 +12,7 @@ import { AgentSchema, byType, LoopEventSchemas, MessageSchema } from '../core/sc
 import { CONTEXT_MODES, LIMIT_RANGES } from '../core/variants';
 import { RECORD_FORMAT, RECORD_VERSION, type RecordEvent, type RunRecord, type RunStatus } from './record';
 
-/** The largest run file that is opened (a 25 MB run opens in about a second). */
+/** The largest run file that is opened (the bench opens its big shapes, up to this size). */
 export const MAX_RECORD_BYTES = 25 * 1024 * 1024;
 
 /** The most characters of a file that a sentence about it quotes. */
@@ -209,7 +209,7 @@ function plainStreamed(event: unknown): boolean {
 
 /**
  * Whether an event is one of the kinds a long record is mostly made of (log lines, errors,
- * streamed deltas, call starts), with exactly the fields its schema reads, each of its kind: such
+ * streamed deltas, model calls' starts and ends, tool calls), with exactly the fields its schema reads, each of its kind: such
  * an event passes the schema unchanged, so it is taken as it is. The schema checking every event
  * (and copying it) was most of the time a 25 MB record took to open. Any other event, or one
  * with a field more or less, goes through the schema, which names what is wrong.
@@ -227,6 +227,26 @@ function plainEvent(event: unknown): event is RecordEvent {
       return isCount(e.call) && fields(e) === 4;
     case 'stream':
       return isCount(e.call) && plainStreamed(e.event) && fields(e) === 5;
+    case 'model_end':
+      // With usage, the schema reads it (its fields may be absent, null or more).
+      return (
+        isCount(e.call) &&
+        typeof e.durationMs === 'number' &&
+        Number.isFinite(e.durationMs) &&
+        (e.stopReason === null || typeof e.stopReason === 'string') &&
+        fields(e) === 6
+      );
+    case 'tool_start':
+      return typeof e.id === 'string' && typeof e.name === 'string' && 'input' in e && fields(e) === 6;
+    case 'tool_end':
+      return (
+        typeof e.id === 'string' &&
+        typeof e.name === 'string' &&
+        typeof e.output === 'string' &&
+        typeof e.durationMs === 'number' &&
+        Number.isFinite(e.durationMs) &&
+        fields(e) === 7
+      );
     default:
       return false;
   }

@@ -313,7 +313,11 @@ function setStatus(state: RunState, status: RunStatus): RunState {
 export function reduce(state: RunState, event: RunEvent): RunState {
   const applied = state.applied + 1;
   const next = apply(state, event);
-  return next === state ? { ...state, applied } : { ...next, applied };
+  if (next === state) return { ...state, applied };
+  // A state `apply` changed is one it made just now, seen by nothing yet: counted in place
+  // rather than copied a second time (most of a long record's events change the state).
+  (next as { applied: number }).applied = applied;
+  return next;
 }
 
 function apply(state: RunState, event: RunEvent): RunState {
