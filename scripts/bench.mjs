@@ -25,7 +25,12 @@
  * every fresh page and a learner's browser has running already (see chromiumLaunchOptions);
  * PLAYWRIGHT_OMNIBOX=1 measures with it.
  *
+ *   - the big record shapes (scripts/records.mjs `recordShapes`: 150k log lines, 150k errors,
+ *     232k text deltas, 20k tool calls, each under the 25 MB cap): the time to open each, and the
+ *     longest step through it once open
+ *
  * Usage: npm run bench   (builds, serves on 127.0.0.1:41732, runs, stops the server)
+ *        npm run bench -- records   (the record shapes alone)
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,11 +40,14 @@ import { chromium } from 'playwright';
 import { chromiumLaunchOptions, serveBuiltApp } from './built-app.mjs';
 import { startMockApi } from './mock-api.mjs';
 import { offlineSecondVisits } from './offline-visit.mjs';
-import { bigRecord, parentCallsRecord } from './records.mjs';
+import { bigRecord, parentCallsRecord, recordShapes } from './records.mjs';
 import { relayTtfb } from './relay-ttfb.mjs';
 import { serveStatic } from './serve-static.mjs';
 
 const PORT = Number(process.env.BENCH_PORT ?? 41732);
+/** `records`: only the big record shapes. */
+const ONLY = process.argv[2] ?? null;
+if (ONLY !== null && ONLY !== 'records') throw new Error(`unknown bench part "${ONLY}" (known: records)`);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const PROMPT = 'Use a subtask to find what testing framework this project uses';
 
@@ -171,7 +179,93 @@ async function freshPage(browser, options = { viewport: { width: 1440, height: 9
   await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
   return page;
 }
+/**
+ * Each big record shape, in a page of its own: from Import run to its end drawn (open), then 40
+ * steps to places across it, each from the step before as a learner's scrubbing goes, computed
+ * and drawn (the longest is the figure), and 5 replays to a step from a replay just made (cold).
+ */
+async function bigShapes(browser) {
+  const figures = {};
+  for (const [name, make] of Object.entries(recordShapes)) {
+    const json = JSON.stringify(make());
+    const page = await freshPage(browser);
+    const measured = await page.evaluate(
+      async ({ json, name }) => {
+        const playground = window.__s04;
+        const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
+        const file = new File([json], `${name}.json`, { type: 'application/json' });
+        const openStart = performance.now();
+        await playground.importFile(file);
+        void playground.shown.parent.messages.length;
+        await frame();
+        await frame();
+        const openMs = performance.now() - openStart;
+        if (!playground.opened) throw new Error(`${name} did not open: ${JSON.stringify(playground.notice)}`);
+        const steps = playground.steps;
+        const stepMs = [];
+        for (let i = 0; i < 40; i++) {
+          const step = Math.floor((((i * 7919) % 101) / 100) * steps);
+          const start = performance.now();
+          playground.stepTo(step);
+          void playground.shown.log.length;
+          await frame();
+          stepMs.push(performance.now() - start);
+        }
+        const coldMs = [];
+        const record = playground.opened.record;
+        for (let i = 0; i < 5; i++) {
+          playground.open(record, { kind: 'file', name });
+          const start = performance.now();
+          playground.stepTo(Math.floor(((i + 1) / 6) * steps));
+          void playground.shown.log.length;
+          coldMs.push(performance.now() - start);
+        }
+        return { events: record.events.length, steps, openMs, stepMs, coldMs };
+      },
+      { json, name },
+    );
+    figures[name] = {
+      megabytes: round(json.length / 1024 / 1024),
+      events: measured.events,
+      steps: measured.steps,
+      openMs: round(measured.openMs),
+      stepMedianMs: round(median(measured.stepMs)),
+      stepMaxMs: round(Math.max(...measured.stepMs)),
+      coldReplayToStepMaxMs: round(Math.max(...measured.coldMs)),
+    };
+    console.log(`  ${name}: ${JSON.stringify(figures[name])}`);
+    await page.close();
+  }
+  return figures;
+}
+
 const results = {};
+if (ONLY === 'records') {
+  const browser = await chromium.launch(
+    await chromiumLaunchOptions([
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+    ]),
+  );
+  console.log('bench: the big record shapes');
+  results.bigShapes = await bigShapes(browser);
+  await browser.close();
+  console.log(JSON.stringify(results, null, 2));
+  console.log('\nTarget check:');
+  for (const [name, figures] of Object.entries(results.bigShapes)) {
+    for (const [what, value, limit] of [
+      ['open', figures.openMs, 1000],
+      ['longest step', figures.stepMaxMs, 50],
+    ]) {
+      console.log(
+        `  ${value <= limit ? 'ok  ' : 'SLOW'} ${name}: ${what} (ms): ${value} (target at most ${limit})`,
+      );
+    }
+  }
+  process.exit(0);
+}
 {
   const launchOptions = await chromiumLaunchOptions([
     '--no-sandbox',
@@ -470,6 +564,10 @@ const results = {};
     max: round(Math.max(...chartDraws)),
   };
 
+  console.log('bench: the big record shapes');
+  // 6b. The record shapes that once opened in quadratic time, each in a page of its own.
+  results.bigShapes = await bigShapes(browser);
+
   console.log('bench: Stop under runaway commands');
   // 7. Stop under a runaway command, then the next run's first command (`echo ready`).
   const mock = await startMockApi({ port: 0 });
@@ -609,6 +707,10 @@ const targets = [
   ['long array scroll frame p95 (ms)', results.longArrayScroll.frameP95Ms, 50],
   ['open a 5 MB exported run (ms)', results.bigRecord.openMs, 500],
   ['replay 10,000 events to a step (max, ms)', results.bigRecord.replayToStepMaxMs, 50],
+  ...Object.entries(results.bigShapes).flatMap(([name, figures]) => [
+    [`open ${name} (${figures.megabytes} MB, ms)`, figures.openMs, 1000],
+    [`step through ${name} (max, ms)`, figures.stepMaxMs, 50],
+  ]),
   ['scrub the 10,000-event record (frames/s)', results.bigRecord.scrubFps, 30, 'at least'],
   ...Object.entries(results.stopRunaway).flatMap(([language, figures]) => [
     [`Stop a runaway ${language}: sandbox free again (max, ms)`, figures.stopToSandboxFreeMs.max, 500],

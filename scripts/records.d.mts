@@ -14,3 +14,7 @@ export interface MadeRecord {
 export declare function parentCallsRecord(calls: number, resultChars: number): MadeRecord;
 export declare function bigRecord(): MadeRecord;
 export declare function parallelRecord(n: number): MadeRecord;
+export declare function logRecord(lines: number, type?: 'log' | 'error'): MadeRecord;
+export declare function textDeltasRecord(deltas: number, perCall?: number): MadeRecord;
+export declare function toolCallsRecord(calls: number): MadeRecord;
+export declare const recordShapes: Record<string, () => MadeRecord>;

@@ -211,3 +211,167 @@ export function parallelRecord(n) {
   at(t, { type: 'status', status: { kind: 'finished' } });
   return record(prompt, events);
 }
+
+/**
+ * The shapes that made opening a record quadratic (each event copied all the ones of its kind
+ * before it), each under the 25 MB a run file may be: `lines` log lines, or `lines` errors.
+ */
+export function logRecord(lines, type = 'log') {
+  const events = [
+    { t: 0, type: 'run', prompt: `${lines} ${type} lines`, settings: SETTINGS },
+    { t: 0, type: 'status', status: { kind: 'running' } },
+    { t: 0, type: 'message', agent: 'parent', index: 0, message: { role: 'user', content: 'log' } },
+  ];
+  for (let i = 0; i < lines; i++) {
+    const text = `  line ${i}: ${'x'.repeat(40)}`;
+    events.push(
+      type === 'log'
+        ? { t: i, type: 'log', agent: 'parent', line: text }
+        : { t: i, type: 'error', agent: 'parent', error: text },
+    );
+  }
+  events.push({ t: lines, type: 'status', status: { kind: 'finished' } });
+  return record(`${lines} ${type} lines`, events);
+}
+
+/**
+ * Two subagents at once streaming `deltas` text deltas between them, interleaved (so that no two
+ * deltas in a row go to the same block: none can be joined), in calls of `perCall` deltas each;
+ * every call but the last also runs a bash command.
+ */
+export function textDeltasRecord(deltas, perCall = 1000) {
+  const agents = ['subagent-1', 'subagent-2'];
+  const events = [];
+  // A millisecond every 100 events: a delta's time is as short as it may be written.
+  const push = (event) => events.push({ t: Math.floor(events.length / 100), ...event });
+  push({ type: 'run', prompt: 'deltas', settings: SETTINGS });
+  push({ type: 'status', status: { kind: 'running' } });
+  push({ type: 'message', agent: 'parent', index: 0, message: { role: 'user', content: 'deltas' } });
+  push({ type: 'model_start', agent: 'parent', call: 1 });
+  const uses = agents.map((agent, k) => ({
+    type: 'tool_use',
+    id: `task_${k}`,
+    name: 'task',
+    input: { prompt: `part ${k}` },
+  }));
+  push({ type: 'model_end', agent: 'parent', call: 1, durationMs: 1, stopReason: 'tool_use' });
+  push({ type: 'message', agent: 'parent', index: 1, message: { role: 'assistant', content: uses } });
+  agents.forEach((agent, k) => {
+    push({ type: 'tool_start', agent: 'parent', id: uses[k].id, name: 'task', input: uses[k].input });
+    push({ type: 'task_start', agent: 'parent', id: uses[k].id, description: agent, prompt: `part ${k}` });
+    push({
+      type: 'spawn',
+      agent,
+      from: 'parent',
+      taskId: uses[k].id,
+      description: agent,
+      messages: [{ role: 'user', content: `part ${k}` }],
+    });
+    push({ type: 'worker', worker: agent, phase: 'ready' });
+  });
+  const calls = Math.ceil(deltas / 2 / perCall);
+  let left = deltas;
+  for (let call = 1; call <= calls; call++) {
+    const last = call === calls;
+    for (const agent of agents) {
+      push({ type: 'model_start', agent, call });
+      push({
+        type: 'stream',
+        agent,
+        call,
+        event: { type: 'block_start', index: 0, block: { type: 'text', text: '' } },
+      });
+    }
+    const n = Math.min(perCall, Math.ceil(left / 2));
+    for (let d = 0; d < n; d++) {
+      for (const agent of agents) {
+        if (left-- <= 0) break;
+        push({ type: 'stream', agent, call, event: { type: 'text_delta', index: 0, text: 'a' } });
+      }
+    }
+    agents.forEach((agent, k) => {
+      const text = 'a'.repeat(n);
+      const id = `${agent}_${call}`;
+      const content = last
+        ? [{ type: 'text', text }]
+        : [
+            { type: 'text', text },
+            { type: 'tool_use', id, name: 'bash', input: { command: 'ls' } },
+          ];
+      push({ type: 'model_end', agent, call, durationMs: 1, stopReason: last ? 'end_turn' : 'tool_use' });
+      push({ type: 'message', agent, index: 2 * call - 1, message: { role: 'assistant', content } });
+      if (last) {
+        push({ type: 'agent_state', agent, state: 'discarded', summary: 'done' });
+        push({ type: 'task_end', agent: 'parent', id: uses[k].id, summary: 'done' });
+        push({
+          type: 'tool_end',
+          agent: 'parent',
+          id: uses[k].id,
+          name: 'task',
+          output: 'done',
+          durationMs: 1,
+        });
+        return;
+      }
+      push({ type: 'tool_start', agent, id, name: 'bash', input: { command: 'ls' } });
+      push({ type: 'tool_end', agent, id, name: 'bash', output: 'a.py', durationMs: 1 });
+      const result = { type: 'tool_result', tool_use_id: id, content: 'a.py' };
+      push({ type: 'message', agent, index: 2 * call, message: { role: 'user', content: [result] } });
+    });
+  }
+  const results = uses.map((use) => ({ type: 'tool_result', tool_use_id: use.id, content: 'done' }));
+  push({ type: 'message', agent: 'parent', index: 2, message: { role: 'user', content: results } });
+  push({ type: 'status', status: { kind: 'finished' } });
+  return record(`${deltas} text deltas`, events);
+}
+
+/**
+ * The parent alone making `calls` tool calls, one per model call (2 messages each: the array a
+ * step-through rebuilds grows to 2 * calls + 1 messages), each call's input streamed in one delta.
+ */
+export function toolCallsRecord(calls) {
+  const events = [
+    { t: 0, type: 'run', prompt: `${calls} tool calls`, settings: SETTINGS },
+    { t: 0, type: 'status', status: { kind: 'running' } },
+    { t: 0, type: 'message', agent: 'parent', index: 0, message: { role: 'user', content: 'calls' } },
+  ];
+  for (let i = 0; i < calls; i++) {
+    const call = i + 1;
+    const id = `t${i}`;
+    const input = { command: `ls ${i}` };
+    const t = call;
+    events.push({ t, type: 'model_start', agent: 'parent', call });
+    const stream = (event) => events.push({ t, type: 'stream', agent: 'parent', call, event });
+    stream({ type: 'block_start', index: 0, block: { type: 'tool_use', id, name: 'bash', input: {} } });
+    stream({ type: 'input_json_delta', index: 0, partial_json: JSON.stringify(input) });
+    events.push({ t, type: 'model_end', agent: 'parent', call, durationMs: 1, stopReason: 'tool_use' });
+    const block = { type: 'tool_use', id, name: 'bash', input };
+    events.push({
+      t,
+      type: 'message',
+      agent: 'parent',
+      index: 2 * i + 1,
+      message: { role: 'assistant', content: [block] },
+    });
+    events.push({ t, type: 'tool_start', agent: 'parent', id, name: 'bash', input });
+    events.push({ t, type: 'tool_end', agent: 'parent', id, name: 'bash', output: 'a.py', durationMs: 1 });
+    const result = { type: 'tool_result', tool_use_id: id, content: 'a.py' };
+    events.push({
+      t,
+      type: 'message',
+      agent: 'parent',
+      index: 2 * i + 2,
+      message: { role: 'user', content: [result] },
+    });
+  }
+  events.push({ t: calls, type: 'status', status: { kind: 'finished' } });
+  return record(`${calls} tool calls`, events);
+}
+
+/** The bench's shapes of big records, by name: each under the 25 MB a run file may be. */
+export const recordShapes = {
+  '150k log lines': () => logRecord(150_000),
+  '150k errors': () => logRecord(150_000, 'error'),
+  '232k text deltas': () => textDeltasRecord(232_000),
+  '20k tool calls': () => toolCallsRecord(20_000),
+};

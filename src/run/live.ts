@@ -10,11 +10,12 @@ import {
   type RunRecord,
   type RunSettings,
 } from './record';
-import { EMPTY_VIEW, reduce, type RunView } from './reduce';
+import { EMPTY_STATE, reduce, Views, type RunState, type RunView } from './reduce';
 
 export class LiveRun {
   readonly record: RunRecord;
-  #view: RunView;
+  #state: RunState;
+  readonly #views = new Views();
   /** The page clock's time (performance.now()) of the record's `startedAt`. */
   readonly #origin: number;
   readonly #now: () => number;
@@ -24,16 +25,17 @@ export class LiveRun {
     title: string,
     settings: RunSettings,
     clock: { epoch: number; now: () => number },
-    start: RunView = EMPTY_VIEW,
+    start: RunState = EMPTY_STATE,
   ) {
     this.record = newRecord(id, clock.epoch, title, settings);
     this.#now = clock.now;
     this.#origin = clock.now();
-    this.#view = start;
+    this.#state = start;
   }
 
+  /** What the screen shows now (made when read: events often come several to a frame). */
   get view(): RunView {
-    return this.#view;
+    return this.#views.of(this.#state);
   }
 
   /** Milliseconds since the record started, on the page's clock. */
@@ -41,13 +43,12 @@ export class LiveRun {
     return Math.max(0, Math.round((at - this.#origin) * 10) / 10);
   }
 
-  /** Appends one event (stamped now, or at a given page time) and returns the new view. */
-  append(event: RunEvent, at?: number): RunView {
+  /** Appends one event (stamped now, or at a given page time). */
+  append(event: RunEvent, at?: number): void {
     const events = this.record.events;
     // Time never runs backwards in a record, even for an event stamped by another thread.
     const t = Math.max(this.time(at), events.length ? events[events.length - 1].t : 0);
     events.push({ ...recordable(event), t } as RecordEvent);
-    this.#view = reduce(this.#view, event);
-    return this.#view;
+    this.#state = reduce(this.#state, event);
   }
 }

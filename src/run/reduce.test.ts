@@ -8,9 +8,17 @@ import { callsTools, says, ScriptedModel, toolUse } from '../../test/scripted';
 import { traceRecord } from './example';
 import { LiveRun } from './live';
 import { REFERENCE_LIMITS, type RunRecord, type RunSettings } from './record';
-import { bigRecord, parallelRecord, parentCallsRecord } from '../../scripts/records.mjs';
-import type { RunEvent } from './record';
-import { EMPTY_VIEW, reduce, reduceAll, reduceRange, type RunView } from './reduce';
+import {
+  bigRecord,
+  logRecord,
+  parallelRecord,
+  parentCallsRecord,
+  textDeltasRecord,
+  toolCallsRecord,
+} from '../../scripts/records.mjs';
+import { copied } from './list';
+import type { RecordEvent, RunEvent } from './record';
+import { EMPTY_STATE, reduce, reduceAll, reduceRange, viewOf, type RunState } from './reduce';
 import { Replay } from './replay';
 
 const trace: Trace = JSON.parse(
@@ -93,7 +101,7 @@ describe('the run as a record: reduce(view, event)', () => {
   });
 
   it('keeps streamed text as cut off when the call fails, and never in the array', () => {
-    let view = reduce(EMPTY_VIEW, { type: 'run', prompt: 'hi', settings });
+    let view = reduce(EMPTY_STATE, { type: 'run', prompt: 'hi', settings });
     view = reduce(view, { type: 'status', status: { kind: 'running' } });
     view = reduce(view, {
       type: 'message',
@@ -118,7 +126,7 @@ describe('the run as a record: reduce(view, event)', () => {
     view = reduce(view, { type: 'status', status: { kind: 'failed', reason: 'Connection dropped' } });
     expect(view.parent.draft).toBeNull();
     expect(view.parent.cutOff).toEqual([{ type: 'text', text: 'Half an ans' }]);
-    expect(view.parent.messages).toEqual([{ role: 'user', content: 'hi' }]);
+    expect(viewOf(view).parent.messages).toEqual([{ role: 'user', content: 'hi' }]);
     // A late stream event from the terminated worker does not bring a draft back.
     view = reduce(view, {
       type: 'stream',
@@ -130,7 +138,7 @@ describe('the run as a record: reduce(view, event)', () => {
   });
 
   it('marks files with the agent that made them; a created file stays created', () => {
-    let view = reduce(EMPTY_VIEW, {
+    let view = reduce(EMPTY_STATE, {
       type: 'files',
       changes: [
         { path: '/p/a.py', kind: 'create', agent: 'subagent-1' },
@@ -138,7 +146,7 @@ describe('the run as a record: reduce(view, event)', () => {
       ],
     });
     view = reduce(view, { type: 'files', changes: [{ path: '/p/a.py', kind: 'modify', agent: 'parent' }] });
-    expect(view.marks).toEqual({ '/p/a.py': { agent: 'parent', kind: 'create' } });
+    expect(viewOf(view).marks).toEqual({ '/p/a.py': { agent: 'parent', kind: 'create' } });
   });
 
   it('counts demo usage as an estimate, not as the API', async () => {
@@ -178,8 +186,8 @@ describe('what a record keeps', () => {
   });
 });
 
-/** The view after each event, reduced one by one (what reduceRange must equal). */
-function oneByOne(events: readonly RunEvent[], from: RunView = EMPTY_VIEW): RunView {
+/** The state after each event, reduced one by one (what reduceRange must equal). */
+function oneByOne(events: readonly RunEvent[], from: RunState = EMPTY_STATE): RunState {
   let view = from;
   for (const event of events) view = reduce(view, event);
   return view;
@@ -213,16 +221,16 @@ describe('reduceRange: a run of streamed deltas applied at once', () => {
     ] as unknown as RunEvent[][];
     for (const events of records) {
       // Stopped at every event, as a step-through may, and at the end.
-      let view = EMPTY_VIEW;
-      let expected = EMPTY_VIEW;
+      let state = EMPTY_STATE;
+      let expected = EMPTY_STATE;
       for (let i = 0; i < events.length;) {
         const end = Math.min(events.length, i + 1 + (i % 7));
-        view = reduceRange(view, events, i, end);
+        state = reduceRange(state, events, i, end);
         expected = oneByOne(events.slice(i, end), expected);
-        expect(view).toEqual(expected);
+        expect(viewOf(state)).toEqual(viewOf(expected));
         i = end;
       }
-      expect(reduceAll(events)).toEqual(oneByOne(events));
+      expect(reduceAll(events)).toEqual(viewOf(oneByOne(events)));
     }
   });
 
@@ -248,7 +256,9 @@ describe('reduceRange: a run of streamed deltas applied at once', () => {
       const events = toolInputEvents(deltas);
       for (let from = 0; from < events.length; from++) {
         const start = oneByOne(events.slice(0, from));
-        expect(reduceRange(start, events, from, events.length), deltas.join('|')).toEqual(oneByOne(events));
+        expect(viewOf(reduceRange(start, events, from, events.length)), deltas.join('|')).toEqual(
+          viewOf(oneByOne(events)),
+        );
       }
     }
   });
@@ -298,7 +308,7 @@ describe('reduceRange: a run of streamed deltas applied at once', () => {
       stream('subagent-1', 1, 'g'),
     ];
     const view = reduceAll(events);
-    expect(view).toEqual(oneByOne(events));
+    expect(view).toEqual(viewOf(oneByOne(events)));
     expect(view.parent.draft).toEqual([
       { type: 'text', text: 'abd' },
       { type: 'text', text: 'ef' },
@@ -307,5 +317,63 @@ describe('reduceRange: a run of streamed deltas applied at once', () => {
       { type: 'text', text: 'c' },
       { type: 'text', text: 'g' },
     ]);
+  });
+});
+
+describe('reducing a record is linear in its events, for every kind of event', () => {
+  /** Items copied from array to array while a record is opened: reduced to its end and shown. */
+  function openCost(events: readonly RunEvent[]): number {
+    const before = copied.items;
+    const replay = new Replay(events as RecordEvent[]);
+    replay.at(replay.steps);
+    return copied.items - before;
+  }
+  const asEvents = (record: { events: unknown[] }) => record.events as RunEvent[];
+  /** `n` file changes, each of its own file, one event each. */
+  const fileChanges = (n: number): RunEvent[] => [
+    { type: 'run', prompt: 'files', settings },
+    ...Array.from({ length: n }, (_, i): RunEvent => ({
+      type: 'files',
+      changes: [{ path: `/p/f${i}.py`, kind: 'create', agent: 'parent' }],
+    })),
+  ];
+  const shapes: Array<[string, (n: number) => RunEvent[]]> = [
+    ['log lines', (n) => asEvents(logRecord(n))],
+    ['errors', (n) => asEvents(logRecord(n, 'error'))],
+    ['text deltas of two agents, interleaved', (n) => asEvents(textDeltasRecord(n, 200))],
+    ['tool calls and their messages', (n) => asEvents(toolCallsRecord(n / 8))],
+    ['file changes', fileChanges],
+  ];
+
+  for (const [name, make] of shapes) {
+    it(`${name}: twice the events, twice the work`, () => {
+      const small = openCost(make(20_000));
+      const large = openCost(make(40_000));
+      // Quadratic (each event copying all the ones before it) would be 4 times, and millions.
+      expect(large).toBeLessThan(2.2 * small + 1000);
+      expect(large).toBeLessThan(10 * 40_000);
+    });
+  }
+
+  it('a step costs its view and at most a checkpoint apart of reducing, wherever it goes', () => {
+    const events = asEvents(logRecord(40_000));
+    const replay = new Replay(events as RecordEvent[]);
+    replay.at(replay.steps);
+    for (const step of [1, 777, 20_000, 39_999, 12_345, 40_002, 3]) {
+      const before = copied.items;
+      const view = replay.at(step);
+      expect(copied.items - before).toBeLessThan(2 * view.log.length + 5000);
+    }
+  });
+
+  it('any step, visited in any order, is the view of reducing its events one by one', () => {
+    const events = asEvents(textDeltasRecord(6000, 150));
+    const replay = new Replay(events as RecordEvent[]);
+    const steps = replay.steps;
+    const order = [steps, 1, Math.floor(steps / 2), steps - 1, 7, Math.floor(steps / 3), steps, 0];
+    for (const step of order) {
+      const end = step === 0 ? 0 : events.findLastIndex((_, i) => replay.stepOfEvent(i) === step) + 1;
+      expect(replay.at(step), `step ${step}`).toEqual(viewOf(oneByOne(events.slice(0, end))));
+    }
   });
 });

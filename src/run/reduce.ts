@@ -1,13 +1,19 @@
 /**
- * What the screen shows, as a pure function of a run's record: `reduce(view, event)`.
+ * What the screen shows, as a pure function of a run's record: `reduce(state, event)`, then
+ * `viewOf(state)` for the screen.
  *
- * A view is immutable: each event returns a new view that shares everything it did not change,
- * so the live screen (Svelte `$state.raw`) re-renders only what moved, and a step of the
- * step-through is just the view after that many events. No DOM, no Svelte: tested in Node.
+ * A state is immutable: each event returns a new state that shares everything it did not change.
+ * Its growing arrays (the log, each agent's messages, the file marks) are Lists (./list.ts), whose
+ * storage one state shares with the next, so one event costs the same whether the log holds ten
+ * lines or 150,000: reducing a record is linear in its events, and a state kept every few steps
+ * (the step-through's checkpoints) costs almost nothing. The screen reads plain arrays: `viewOf`
+ * makes them from a state, reusing what did not change since the view before it, so the live screen
+ * (Svelte `$state.raw`) re-renders only what moved. No DOM, no Svelte: tested in Node.
  */
 import type { AgentId, AssistantBlock, Message, Usage } from '../core/messages';
 import type { StreamEvent } from '../core/model';
 import type { FileChange } from '../sandbox/sandbox';
+import { copied, List } from './list';
 import type { ColumnState, RunEvent, RunSettings, RunStatus } from './record';
 
 /** One message array on screen: the parent's, or one subagent's. */
@@ -58,14 +64,28 @@ export interface RunView {
   readonly applied: number;
 }
 
-export function agentView(id: AgentId, init: Partial<AgentView> = {}): AgentView {
+/** An agent as reduced: its view, with its messages as a List. */
+export interface AgentState extends Omit<AgentView, 'messages'> {
+  readonly messages: List<Message>;
+}
+
+/** A run as reduced: its view, with Lists where the view has arrays that grow. */
+export interface RunState extends Omit<RunView, 'parent' | 'subagents' | 'log' | 'marks'> {
+  readonly parent: AgentState;
+  readonly subagents: readonly AgentState[];
+  readonly log: List<LogLine>;
+  /** The agents' file changes since the sandbox was last (re)made, in order. */
+  readonly marks: List<FileChange>;
+}
+
+function agentState(id: AgentId, init: Partial<AgentState> = {}): AgentState {
   return {
     id,
     from: null,
     taskId: '',
     description: '',
     state: 'idle',
-    messages: [],
+    messages: List.of<Message>(),
     draft: null,
     cutOff: null,
     summary: null,
@@ -77,42 +97,121 @@ export function agentView(id: AgentId, init: Partial<AgentView> = {}): AgentView
   };
 }
 
-export const EMPTY_VIEW: RunView = {
+export const EMPTY_STATE: RunState = {
   settings: null,
   status: { kind: 'idle' },
-  parent: agentView('parent'),
+  parent: agentState('parent'),
   subagents: [],
-  log: [],
-  marks: {},
+  log: List.of(),
+  marks: List.of(),
   retrying: null,
   applied: 0,
 };
 
-/** A view that continues a conversation: the parent's array as it was, nothing else. */
-export function viewWithHistory(messages: Message[]): RunView {
-  return { ...EMPTY_VIEW, parent: agentView('parent', { messages }) };
+/** A state that continues a conversation: the parent's array as it was, nothing else. */
+export function stateWithHistory(messages: readonly Message[]): RunState {
+  return { ...EMPTY_STATE, parent: agentState('parent', { messages: List.of(messages) }) };
 }
+
+/** What a view made from a state reuses of the view made before it. */
+interface Made {
+  state: RunState;
+  view: RunView;
+}
+
+function agentViewOf(
+  agent: AgentState,
+  before: { state: AgentState; view: AgentView } | undefined,
+): AgentView {
+  if (before && before.state === agent) return before.view;
+  const messages =
+    before && before.state.messages.same(agent.messages) ? before.view.messages : agent.messages.toArray();
+  return { ...agent, messages };
+}
+
+function marksOf(changes: List<FileChange>): Record<string, FileMark> {
+  const marks: Record<string, FileMark> = {};
+  for (let i = 0; i < changes.length; i++) {
+    const change = changes.at(i)!;
+    const before = marks[change.path];
+    // A file an agent created stays "created" while the same run goes on changing it.
+    marks[change.path] = {
+      agent: change.agent,
+      kind: before?.kind === 'create' && change.kind === 'modify' ? 'create' : change.kind,
+    };
+  }
+  copied.items += changes.length;
+  return marks;
+}
+
+/**
+ * The view of a state, for the screen. With the view made just before (`before`), everything that
+ * did not change since is reused as it was: the same arrays, the same agents.
+ */
+export function viewOf(state: RunState, before?: Made): RunView {
+  const old = before?.state;
+  const seen = old ? new Map(old.subagents.map((a, i) => [a.id, i])) : undefined;
+  const subagents = state.subagents.map((agent) => {
+    const i = seen?.get(agent.id);
+    return agentViewOf(
+      agent,
+      i === undefined ? undefined : { state: old!.subagents[i], view: before!.view.subagents[i] },
+    );
+  });
+  copied.items += subagents.length;
+  const unchanged =
+    before !== undefined &&
+    subagents.length === before.view.subagents.length &&
+    subagents.every((a, i) => a === before.view.subagents[i]);
+  return {
+    settings: state.settings,
+    status: state.status,
+    parent: agentViewOf(state.parent, old && { state: old.parent, view: before!.view.parent }),
+    subagents: unchanged ? before.view.subagents : subagents,
+    log: old?.log.same(state.log) ? before!.view.log : state.log.toArray(),
+    marks: old?.marks.same(state.marks) ? before!.view.marks : marksOf(state.marks),
+    retrying: state.retrying,
+    applied: state.applied,
+  };
+}
+
+/** Views of the states of one run, each made reusing the one before it (see `viewOf`). */
+export class Views {
+  #last: Made | undefined;
+
+  /** The view of `state`. */
+  of(state: RunState): RunView {
+    if (this.#last?.state === state) return this.#last.view;
+    const view = viewOf(state, this.#last);
+    this.#last = { state, view };
+    return view;
+  }
+}
+
+export const EMPTY_VIEW: RunView = viewOf(EMPTY_STATE);
 
 function isLive(state: ColumnState): boolean {
   return state === 'starting' || state === 'running' || state === 'idle';
 }
 
-function updateAgent(view: RunView, id: AgentId, update: (agent: AgentView) => AgentView): RunView {
-  if (id === 'parent') return { ...view, parent: update(view.parent) };
-  const i = view.subagents.findIndex((a) => a.id === id);
-  if (i < 0) return view;
-  const subagents = view.subagents.slice();
+function updateAgent(state: RunState, id: AgentId, update: (agent: AgentState) => AgentState): RunState {
+  if (id === 'parent') return { ...state, parent: update(state.parent) };
+  const i = state.subagents.findIndex((a) => a.id === id);
+  if (i < 0) return state;
+  // A copy of the subagents alone (a few, or a few hundred), never of what they hold.
+  const subagents = state.subagents.slice();
+  copied.items += subagents.length;
   subagents[i] = update(subagents[i]);
-  return { ...view, subagents };
+  return { ...state, subagents };
 }
 
-function agentOf(view: RunView, id: AgentId): AgentView | undefined {
-  return id === 'parent' ? view.parent : view.subagents.find((a) => a.id === id);
+function agentOf(state: RunState, id: AgentId): AgentState | undefined {
+  return id === 'parent' ? state.parent : state.subagents.find((a) => a.id === id);
 }
 
 /** Whether an agent's loop is gone: events it sent just before its end must not revive a draft. */
-function ended(view: RunView, agent: AgentView): boolean {
-  if (agent.id === 'parent') return view.status.kind === 'stopped' || view.status.kind === 'failed';
+function ended(state: RunState, agent: AgentState): boolean {
+  if (agent.id === 'parent') return state.status.kind === 'stopped' || state.status.kind === 'failed';
   return !isLive(agent.state);
 }
 
@@ -125,7 +224,7 @@ function keptDraft(draft: AssistantBlock[] | null): AssistantBlock[] | null {
 }
 
 /** An agent whose loop ended mid-call: its draft becomes the cut-off text. */
-function cutOff(agent: AgentView): AgentView {
+function cutOff(agent: AgentState): AgentState {
   if (!agent.draft) return agent;
   return { ...agent, draft: null, cutOff: keptDraft(agent.draft) ?? agent.cutOff };
 }
@@ -145,9 +244,14 @@ export function contextOf(usage: Usage): number {
   return usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
 }
 
-/** Applies one streamed event to a draft response. */
+/**
+ * Applies one streamed event to a draft response. The draft is copied (one response's blocks);
+ * the text a delta adds is joined to its block's, which JavaScript does without copying either.
+ */
 export function streamInto(draft: AssistantBlock[] | null, event: StreamEvent): AssistantBlock[] {
+  if (event.type === 'block_stop' || event.type === 'retrying') return draft ?? [];
   const next = draft ? draft.slice() : [];
+  copied.items += next.length;
   switch (event.type) {
     case 'block_start':
       next[event.index] = event.block;
@@ -169,8 +273,10 @@ export function streamInto(draft: AssistantBlock[] | null, event: StreamEvent): 
         const partial = ((block as { partial?: string }).partial ?? '') + event.partial_json;
         let input = block.input;
         // Only an input that could be complete is parsed: a failed parse throws, and throwing on
-        // every delta of a long input made replaying a record many times slower.
-        if (partial.trimEnd().endsWith('}')) {
+        // every delta of a long input made replaying a record many times slower. Whether it could
+        // be is told by the delta alone: reading the end of the whole input joined so far would
+        // copy it at every delta. A delta of whitespace leaves a parsed input as it was.
+        if (event.partial_json.trimEnd().endsWith('}')) {
           try {
             input = JSON.parse(partial);
           } catch {
@@ -181,37 +287,12 @@ export function streamInto(draft: AssistantBlock[] | null, event: StreamEvent): 
       }
       break;
     }
-    default:
-      return draft ?? [];
   }
   return next;
 }
 
-function withMessage(messages: Message[], index: number, message: Message): Message[] {
-  const next = messages.slice(0, index);
-  next[index] = message;
-  return next;
-}
-
-function markFiles(
-  marks: Readonly<Record<string, FileMark>>,
-  changes: FileChange[],
-): Record<string, FileMark> {
-  const next = { ...marks };
-  for (const change of changes) {
-    if (change.agent === 'system') continue;
-    const before = next[change.path];
-    // A file an agent created stays "created" while the same run goes on changing it.
-    next[change.path] = {
-      agent: change.agent,
-      kind: before?.kind === 'create' && change.kind === 'modify' ? 'create' : change.kind,
-    };
-  }
-  return next;
-}
-
-function setStatus(view: RunView, status: RunStatus): RunView {
-  let next: RunView = { ...view, status };
+function setStatus(state: RunState, status: RunStatus): RunState {
+  let next: RunState = { ...state, status };
   if (status.kind === 'running') {
     next = { ...next, parent: { ...next.parent, cutOff: null } };
   } else if (status.kind !== 'booting' && status.kind !== 'idle') {
@@ -228,73 +309,84 @@ function setStatus(view: RunView, status: RunStatus): RunView {
   return next;
 }
 
-/** The view after one more event. Events of unknown agents are ignored (checked on import). */
-export function reduce(view: RunView, event: RunEvent): RunView {
-  const applied = view.applied + 1;
-  const next = apply(view, event);
-  return next === view ? { ...view, applied } : { ...next, applied };
+/** The state after one more event. Events of unknown agents are ignored (checked on import). */
+export function reduce(state: RunState, event: RunEvent): RunState {
+  const applied = state.applied + 1;
+  const next = apply(state, event);
+  if (next === state) return { ...state, applied };
+  // A state `apply` changed is one it made just now, seen by nothing yet: counted in place
+  // rather than copied a second time (most of a long record's events change the state).
+  (next as { applied: number }).applied = applied;
+  return next;
 }
 
-function apply(view: RunView, event: RunEvent): RunView {
+function apply(state: RunState, event: RunEvent): RunState {
   switch (event.type) {
     case 'run':
-      return { ...view, settings: event.settings, retrying: null };
+      return { ...state, settings: event.settings, retrying: null };
     case 'status':
-      return setStatus(view, event.status);
+      return setStatus(state, event.status);
     case 'spawn':
+      copied.items += state.subagents.length;
       return {
-        ...view,
+        ...state,
         subagents: [
-          ...view.subagents,
-          agentView(event.agent, {
+          ...state.subagents,
+          agentState(event.agent, {
             from: event.from,
             taskId: event.taskId,
             description: event.description,
-            messages: event.messages,
+            messages: List.of(event.messages),
             state: 'starting',
           }),
         ],
       };
     case 'worker':
-      if (event.phase !== 'ready') return view;
-      return updateAgent(view, event.worker, (a) =>
+      if (event.phase !== 'ready') return state;
+      return updateAgent(state, event.worker, (a) =>
         a.state === 'starting' ? { ...a, state: 'running' } : a,
       );
     case 'agent_state':
-      return updateAgent(view, event.agent, (a) => ({
+      return updateAgent(state, event.agent, (a) => ({
         ...(event.state === 'discarded' ? { ...a, draft: null } : cutOff(a)),
         state: event.state,
         summary: event.summary ?? a.summary,
       }));
-    case 'files':
-      return { ...view, marks: markFiles(view.marks, event.changes) };
+    case 'files': {
+      let marks = state.marks;
+      for (const change of event.changes) if (change.agent !== 'system') marks = marks.push(change);
+      return marks === state.marks ? state : { ...state, marks };
+    }
     case 'sandbox':
-      return { ...view, marks: {} };
+      return { ...state, marks: List.of() };
     case 'message':
-      return updateAgent(view, event.agent, (a) => ({
+      return updateAgent(state, event.agent, (a) => ({
         ...a,
-        messages: withMessage(a.messages, event.index, event.message),
+        messages: a.messages.put(event.index, event.message),
         draft: event.message.role === 'assistant' ? null : a.draft,
         cutOff: event.message.role === 'user' && event.index === 0 ? null : a.cutOff,
       }));
     case 'model_start': {
-      const agent = agentOf(view, event.agent);
-      if (!agent || ended(view, agent)) return view;
-      return updateAgent(view, event.agent, (a) => ({ ...a, calls: a.calls + 1, draft: [], cutOff: null }));
+      const agent = agentOf(state, event.agent);
+      if (!agent || ended(state, agent)) return state;
+      return updateAgent(state, event.agent, (a) => ({ ...a, calls: a.calls + 1, draft: [], cutOff: null }));
     }
     case 'stream': {
       if (event.event.type === 'retrying') {
-        return { ...view, retrying: `${event.agent}: attempt ${event.event.attempt}, ${event.event.reason}` };
+        return {
+          ...state,
+          retrying: `${event.agent}: attempt ${event.event.attempt}, ${event.event.reason}`,
+        };
       }
-      const agent = agentOf(view, event.agent);
-      if (!agent || ended(view, agent)) return view;
+      const agent = agentOf(state, event.agent);
+      if (!agent || ended(state, agent)) return state;
       const streamed = event.event;
-      return updateAgent(view, event.agent, (a) => ({ ...a, draft: streamInto(a.draft, streamed) }));
+      return updateAgent(state, event.agent, (a) => ({ ...a, draft: streamInto(a.draft, streamed) }));
     }
     case 'model_end': {
       // The demo model's usage is its own estimate; only a real API's counts are shown as counted.
-      const counted = view.settings?.provider === 'anthropic' ? event.usage : undefined;
-      const next = view.retrying === null ? view : { ...view, retrying: null };
+      const counted = state.settings?.provider === 'anthropic' ? event.usage : undefined;
+      const next = state.retrying === null ? state : { ...state, retrying: null };
       if (!counted) return next;
       return updateAgent(next, event.agent, (a) => ({
         ...a,
@@ -303,21 +395,21 @@ function apply(view: RunView, event: RunEvent): RunView {
       }));
     }
     case 'limit_reached':
-      return updateAgent(view, event.agent, (a) => ({ ...a, limitReached: true }));
+      return updateAgent(state, event.agent, (a) => ({ ...a, limitReached: true }));
     case 'log':
-      return { ...view, log: [...view.log, { agent: event.agent, text: event.line }] };
+      return { ...state, log: state.log.push({ agent: event.agent, text: event.line }) };
     case 'error':
-      return { ...view, log: [...view.log, { agent: event.agent, text: `Error: ${event.error}` }] };
+      return { ...state, log: state.log.push({ agent: event.agent, text: `Error: ${event.error}` }) };
     default:
       // tool_start, tool_end, task_start and task_end change nothing on the arrays'
       // screen: the charts and the timeline read them from the record.
-      return view;
+      return state;
   }
 }
 
-/** Reduces a whole list of events from a starting view. */
-export function reduceAll(events: readonly RunEvent[], from: RunView = EMPTY_VIEW): RunView {
-  return reduceRange(from, events, 0, events.length);
+/** Reduces a whole list of events from a starting state; returns its view. */
+export function reduceAll(events: readonly RunEvent[], from: RunState = EMPTY_STATE): RunView {
+  return viewOf(reduceRange(from, events, 0, events.length));
 }
 
 type Delta = Extract<StreamEvent, { type: 'text_delta' | 'thinking_delta' | 'input_json_delta' }>;
@@ -341,13 +433,18 @@ function deltaText(delta: Delta): string {
 }
 
 /**
- * Reduces `events[from, to)`: the same view as reducing them one by one, faster. A streamed
+ * Reduces `events[from, to)`: the same state as reducing them one by one, faster. A streamed
  * response arrives as many small deltas (most of a record's events); a run of them into one
  * block of one agent is applied as one delta of their texts joined. A tool input is parsed
- * whenever what has arrived ends with `}`: where that happens before the run's last delta, the
- * run is reduced one by one, so that the input shown is the one parsed at the same moment.
+ * whenever a delta ends with `}`: where one before the run's last delta does, the run is reduced
+ * one by one, so that the input shown is the one parsed at the same moment.
  */
-export function reduceRange(view: RunView, events: readonly RunEvent[], from: number, to: number): RunView {
+export function reduceRange(
+  state: RunState,
+  events: readonly RunEvent[],
+  from: number,
+  to: number,
+): RunState {
   let i = from;
   while (i < to) {
     const first = deltaOf(events[i]);
@@ -362,7 +459,7 @@ export function reduceRange(view: RunView, events: readonly RunEvent[], from: nu
       }
     }
     if (j - i < 2 || !joinable(events, i, j)) {
-      for (; i < j; i++) view = reduce(view, events[i]);
+      for (; i < j; i++) state = reduce(state, events[i]);
       continue;
     }
     const parts: string[] = [];
@@ -374,23 +471,21 @@ export function reduceRange(view: RunView, events: readonly RunEvent[], from: nu
         : first!.type === 'thinking_delta'
           ? { type: 'thinking_delta', index: first!.index, thinking: text }
           : { type: 'input_json_delta', index: first!.index, partial_json: text };
-    const joined = reduce(view, { ...(events[i] as Extract<RunEvent, { type: 'stream' }>), event: delta });
-    view = { ...joined, applied: view.applied + (j - i) };
+    const joined = reduce(state, { ...(events[i] as Extract<RunEvent, { type: 'stream' }>), event: delta });
+    state = { ...joined, applied: state.applied + (j - i) };
     i = j;
   }
-  return view;
+  return state;
 }
 
-/** Whether deltas `[i, j)` may be joined: for a tool input, none but the last may end with `}`. */
+/**
+ * Whether deltas `[i, j)` may be joined: for a tool input, none but the last may end with `}`
+ * (whitespace after it included), since each such delta has the input parsed.
+ */
 function joinable(events: readonly RunEvent[], i: number, j: number): boolean {
   if (deltaOf(events[i])!.type !== 'input_json_delta') return true;
-  let last = '';
   for (let k = i; k < j - 1; k++) {
-    const text = deltaText(deltaOf(events[k])!).trimEnd();
-    if (text) last = text[text.length - 1];
-    // Whitespace alone leaves the end as it was: before the run, that end is not known here.
-    else if (k === i) return false;
-    if (last === '}') return false;
+    if (deltaText(deltaOf(events[k])!).trimEnd().endsWith('}')) return false;
   }
   return true;
 }

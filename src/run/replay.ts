@@ -1,30 +1,31 @@
 /**
  * Stepping through a record: the view as it was after any step, fast enough to scrub.
  *
- * Steps are the record's events but streamed deltas (see `isStep`). Views are kept
- * every CHECKPOINT steps as they are first computed; a view is immutable and shares most of its
- * data with its neighbours, so a checkpoint costs little, and any step is at most CHECKPOINT
- * events of reducing away from one.
+ * Steps are the record's events but streamed deltas (see `isStep`). The state after every
+ * CHECKPOINT events is kept as it is first computed; a state is immutable and shares its data
+ * with its neighbours (even the log, see ./list.ts), so a checkpoint costs little, and any step is
+ * at most CHECKPOINT events of reducing away from one (however many deltas a step holds), then
+ * one view made for the screen.
  */
 import { isStep, type RecordEvent } from './record';
-import { EMPTY_VIEW, reduceRange, type RunView } from './reduce';
+import { EMPTY_STATE, reduceRange, Views, type RunState, type RunView } from './reduce';
 
-const CHECKPOINT = 128;
+const CHECKPOINT = 1024;
 
 export class Replay {
   readonly #events: readonly RecordEvent[];
   /** For each step (1-based position), the index of its event in the record. */
   readonly #stepEvents: number[] = [];
-  /** checkpoints[k] = the view after step k * CHECKPOINT. */
-  readonly #checkpoints: RunView[];
+  /** checkpoints[k] = the state after the record's first k * CHECKPOINT events. */
+  readonly #checkpoints: RunState[];
+  readonly #views = new Views();
   #scanned = 0;
 
-  constructor(events: readonly RecordEvent[], start: RunView = EMPTY_VIEW) {
+  constructor(events: readonly RecordEvent[], start: RunState = EMPTY_STATE) {
     this.#events = events;
     this.#checkpoints = [start];
     this.#scan();
   }
-
   /** Takes in events appended to the record since (a live run). */
   #scan(): void {
     const events = this.#events;
@@ -62,18 +63,17 @@ export class Replay {
   at(step: number): RunView {
     this.#scan();
     const target = Math.max(0, Math.min(step, this.#stepEvents.length));
-    const k = Math.min(Math.floor(target / CHECKPOINT), this.#checkpoints.length - 1);
-    let view = this.#checkpoints[k];
+    const end = target === 0 ? 0 : this.#stepEvents[target - 1] + 1;
+    const k = Math.min(Math.floor(end / CHECKPOINT), this.#checkpoints.length - 1);
+    let state = this.#checkpoints[k];
     let done = k * CHECKPOINT;
-    let next = done === 0 ? 0 : this.#stepEvents[done - 1] + 1;
-    while (done < target) {
-      const end = this.#stepEvents[done] + 1;
-      view = reduceRange(view, this.#events, next, end);
-      next = end;
-      done++;
+    while (done < end) {
+      const next = Math.min(end, (Math.floor(done / CHECKPOINT) + 1) * CHECKPOINT);
+      state = reduceRange(state, this.#events, done, next);
+      done = next;
       if (done % CHECKPOINT === 0 && this.#checkpoints.length === done / CHECKPOINT)
-        this.#checkpoints.push(view);
+        this.#checkpoints.push(state);
     }
-    return view;
+    return this.#views.of(state);
   }
 }

@@ -165,15 +165,21 @@ describe('errors of the pure modules, said on the screen', () => {
     wrongFormat: ['wrongFormat', { format: '"other"' }],
     newerVersion: ['newerVersion', { version: 9, supported: 2 }],
     secretField: ['secretField', { field: 'apiKey' }],
-    shape: ['shape', { at: 'events.0.type' }],
+    shape: ['shape', { at: 'events.0.type', expected: '"message" | "log"', received: '"other"' }],
     tooBig: ['tooBig', { size: '30 MB', max: '25 MB' }],
-    notJson: ['notJson', { detail: 'Unexpected token' }],
+    notJson: ['notJson', { at: 12 }],
+    notJsonToken: ['notJsonToken', { token: '"h"' }],
+    notJsonEnd: ['notJsonEnd'],
     timeBackwards: ['timeBackwards', { event: 3, type: 'message' }],
     spawnedTwice: ['spawnedTwice', { event: 4, type: 'spawn', agent: 'subagent-1' }],
     neverExisted: ['neverExisted', { event: 4, type: 'spawn', agent: 'subagent-9' }],
     neverSpawned: ['neverSpawned', { event: 5, type: 'message', agent: 'subagent-2' }],
     messageGap: ['messageGap', { event: 6, type: 'message', index: 4, agent: 'parent', expected: 2 }],
     orphanResult: ['orphanResult', { event: 7, type: 'message', id: 'toolu_1' }],
+    toolNotStarted: ['toolNotStarted', { event: 8, type: 'tool_end', id: 'toolu_2', agent: 'parent' }],
+    unknownTask: ['unknownTask', { event: 9, type: 'task_end', id: 'toolu_3' }],
+    deltaWithoutBlock: ['deltaWithoutBlock', { event: 10, type: 'stream', index: 1, agent: 'subagent-1' }],
+    rewrittenAfterFinish: ['rewrittenAfterFinish', { event: 11, type: 'message', index: 0, agent: 'parent' }],
   };
 
   it('a record refusal reads in English exactly as RecordError says it, and in Chinese and Japanese', () => {
