@@ -1,28 +1,20 @@
 /**
- * The playground: wires the page's owners together, and runs, stops and compares on a click.
- *
- *   Conversation (src/page)  runs the conversation: the parent's worker, a fresh one per task
- *   SandboxSession (src/page) the shared filesystem: boot, WebContainer's offer, files
- *   Settings    the next run's settings and the key question     Recorder  the live record on screen
- *   Viewer      what is shown: any step, opened records, files   Warmup    the work done ahead
- *   History     kept runs, in IndexedDB                          Comparison  Compare
+ * The playground wires the page's owners together, and runs, stops and compares on a click:
+ * Conversation (src/page: the run itself), SandboxSession (src/page), Settings, Recorder (the
+ * live record on screen), Viewer (what is shown), Warmup (work ahead), History, Comparison.
  */
 import { AgentWorkers } from '../page/agent-workers';
 import { Conversation } from '../page/conversation';
-import { bootFailure, SandboxSession } from '../page/sandbox-session.svelte';
+import { SandboxSession } from '../page/sandbox-session.svelte';
 import type { RunStatus } from '../run/record';
-import { chooseLanguage } from '../settings/language';
 import { readUrlSettings, type UrlSettings } from '../settings/url-settings';
 import { Comparison } from './comparison.svelte';
 import { History } from './history.svelte';
-import { storedLanguage, useLanguage } from './language.svelte';
 import { Recorder } from './recorder.svelte';
 import type { Sentence } from './sentence';
 import { Settings } from './settings.svelte';
 import { Viewer } from './viewer.svelte';
 import { Warmup } from './warmup.svelte';
-
-export type { RunStatus };
 
 export class Playground {
   readonly url: UrlSettings;
@@ -35,8 +27,6 @@ export class Playground {
   readonly comparison: Comparison;
   readonly conversation: Conversation;
 
-  /** Before any run: the sandbox is starting, ready, or failed to start. */
-  boot = $state.raw<RunStatus>({ kind: 'booting' });
   /** A message for the user about their input (e.g. an empty prompt, a file that cannot be opened). */
   notice = $state.raw<Sentence | null>(null);
   /** The prompt box's text (Run and Compare read it). */
@@ -44,17 +34,11 @@ export class Playground {
   running = $derived(this.recorder.live.status.kind === 'running');
   status = $derived.by((): RunStatus => {
     if (this.viewer.opened) return this.viewer.shown.status;
-    return this.recorder.record ? this.viewer.shown.status : this.boot;
+    return this.recorder.record ? this.viewer.shown.status : this.warmup.boot;
   });
 
   constructor(search: string) {
-    // The owners below read the playground's state when asked, never while it is being built.
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
-    const playground = this;
     const url = (this.url = readUrlSettings(search));
-    useLanguage(
-      chooseLanguage({ url: url.lang, stored: storedLanguage(), browser: navigator.languages ?? [] }),
-    );
     this.settings = new Settings(url, () => {
       if (this.notice && !this.settings.problem) this.notice = null;
     });
@@ -68,41 +52,23 @@ export class Playground {
       },
       busy: () => this.busy,
     });
-    this.warmup = new Warmup(url, this.sandbox, () => this.running);
+    this.warmup = new Warmup(
+      url,
+      this.sandbox,
+      () => this.conversation,
+      () => this.running,
+    );
     this.conversation = new Conversation({
       agents: (lifecycle) => new AgentWorkers(lifecycle),
       sandbox: this.sandbox,
       hooks: {
         ...this.recorder.hooks,
         spareChanged: (spare) => (this.warmup.spare = spare),
-        wantsSpare: () => this.boot.kind !== 'failed' && this.settings.context !== 'none',
+        wantsSpare: () => this.warmup.boot.kind !== 'failed' && this.settings.context !== 'none',
       },
     });
-    this.viewer = new Viewer(this.recorder, {
-      get running() {
-        return playground.running;
-      },
-      get key() {
-        return playground.settings.key;
-      },
-      say: (notice) => (this.notice = notice),
-    });
-    this.comparison = new Comparison({
-      get record() {
-        return playground.viewer.record;
-      },
-      get status() {
-        return playground.status;
-      },
-      get context() {
-        return playground.settings.context;
-      },
-      set context(mode) {
-        playground.settings.context = mode;
-      },
-      startOver: () => this.startOver(),
-      run: (prompt) => this.run(prompt),
-    });
+    this.viewer = new Viewer(this.recorder, this);
+    this.comparison = new Comparison(this);
   }
 
   /** A run or a comparison is under way. */
@@ -111,16 +77,8 @@ export class Playground {
   }
 
   /** Boots the sandbox once, then starts the parent's worker ahead of the first run. */
-  async start(): Promise<void> {
-    try {
-      await this.sandbox.boot();
-      if (this.boot.kind === 'booting') this.boot = { kind: 'idle' };
-      this.conversation.warm();
-      this.warmup.sandboxReady();
-    } catch (error) {
-      this.boot = { kind: 'failed', reason: bootFailure(error) };
-      throw error;
-    }
+  start(): Promise<void> {
+    return this.warmup.start();
   }
 
   /** Starts the parent loop on a prompt; refuses an empty one. */

@@ -1,5 +1,5 @@
 /**
- * The next run's settings: the model (Settings dialog, where each value is kept: model-settings.ts),
+ * The next run's settings, and the screen's language: the model (Settings dialog, where each value is kept: model-settings.ts),
  * the relay, Test connection, the key question, the context mode and the loop limits, and how many
  * subagents may run at once. What a run is given is taken from here when it starts (`forRun`):
  * settings changed during a run apply to the next.
@@ -29,8 +29,10 @@ import {
   settingsProblem,
   type ModelSettings,
 } from '../settings/model-settings';
+import { chooseLanguage } from '../settings/language';
 import { DEFAULT_MODEL, type UrlSettings } from '../settings/url-settings';
 import { t } from './i18n';
+import { storedLanguage, useLanguage } from './language.svelte';
 import { say, settingsSentence, type Sentence } from './sentence';
 
 export class Settings {
@@ -63,6 +65,9 @@ export class Settings {
   constructor(url: UrlSettings, onSaved: () => void = () => {}) {
     this.#url = url;
     this.#onSaved = onSaved;
+    useLanguage(
+      chooseLanguage({ url: url.lang, stored: storedLanguage(), browser: navigator.languages ?? [] }),
+    );
     this.#relayProbe = probeRelay(location.origin).then((available) => {
       this.relay = available ? 'available' : 'unavailable';
       return available;

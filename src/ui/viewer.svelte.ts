@@ -23,9 +23,10 @@ interface Opened {
 /** What the viewer needs of the page around it. */
 export interface Screen {
   readonly running: boolean;
-  /** The API key, never part of an export. */
-  readonly key: string;
-  say(notice: Sentence | null): void;
+  /** The API key (never part of an export). */
+  readonly settings: { readonly key: string };
+  /** A message for the user (a file that cannot be opened), or null. */
+  notice: Sentence | null;
 }
 
 export class Viewer {
@@ -113,7 +114,7 @@ export class Viewer {
     this.playback.pause();
     this.opened = { record, origin, replay: new Replay(record.events) };
     this.step = null;
-    this.#screen.say(null);
+    this.#screen.notice = null;
   }
 
   closeOpened(): void {
@@ -129,7 +130,10 @@ export class Viewer {
       const record = parseRecord(await readText(file), file.size);
       this.open(record, { kind: 'file', name: file.name });
     } catch (error) {
-      this.#screen.say({ key: 'notice.cannotOpen', params: { name: file.name, reason: sentenceOf(error) } });
+      this.#screen.notice = {
+        key: 'notice.cannotOpen',
+        params: { name: file.name, reason: sentenceOf(error) },
+      };
     }
   }
 
@@ -137,7 +141,7 @@ export class Viewer {
   exportRun(): string {
     const record = this.record;
     if (!record) throw new Error('There is no run to export yet');
-    return scrub(JSON.stringify(record), this.#screen.key);
+    return scrub(JSON.stringify(record), this.#screen.settings.key);
   }
 }
 

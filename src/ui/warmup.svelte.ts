@@ -1,10 +1,13 @@
 /**
- * Work done ahead so that a learner's click waits for nothing: the spare subagent worker shown
- * on screen (the conversation starts it: src/page/conversation.ts), python3's runtime loaded in
- * idle time on the python sample, and the other languages' strings.
+ * Work done ahead so that a learner's click waits for nothing: the sandbox's boot and the
+ * parent's worker, the spare subagent worker (the conversation starts it and names it:
+ * src/page/conversation.ts; shown on screen from here), python3's runtime loaded in idle time on
+ * the python sample, and the other languages' strings.
  */
 import type { AgentId } from '../core/messages';
-import type { SandboxSession } from '../page/sandbox-session.svelte';
+import type { Conversation } from '../page/conversation';
+import { bootFailure, type SandboxSession } from '../page/sandbox-session.svelte';
+import type { RunStatus } from '../run/record';
 import { later } from '../run/later';
 import { LANGUAGES } from '../settings/language';
 import type { UrlSettings } from '../settings/url-settings';
@@ -21,21 +24,43 @@ function saveData(): boolean {
 }
 
 export class Warmup {
+  /** Before any run: the sandbox is starting, ready, or failed to start. */
+  boot = $state.raw<RunStatus>({ kind: 'booting' });
   /** The subagent worker started ahead for the next task, waiting for it, if there is one. */
   spare = $state<AgentId | null>(null);
 
   readonly #url: UrlSettings;
   readonly #sandbox: SandboxSession;
+  readonly #conversation: () => Conversation;
   readonly #running: () => boolean;
   /** Set when python3's idle-time load waits for the run under way to end. */
   #preloadAfterRun = false;
   /** The page's work ahead (python3, the other languages) is scheduled once. */
   #aheadScheduled = false;
 
-  constructor(url: UrlSettings, sandbox: SandboxSession, running: () => boolean) {
+  constructor(
+    url: UrlSettings,
+    sandbox: SandboxSession,
+    conversation: () => Conversation,
+    running: () => boolean,
+  ) {
     this.#url = url;
     this.#sandbox = sandbox;
+    this.#conversation = conversation;
     this.#running = running;
+  }
+
+  /** Boots the sandbox once, then starts the parent's worker ahead of the first run. */
+  async start(): Promise<void> {
+    try {
+      await this.#sandbox.boot();
+      if (this.boot.kind === 'booting') this.boot = { kind: 'idle' };
+      this.#conversation().warm();
+      this.#sandboxReady();
+    } catch (error) {
+      this.boot = { kind: 'failed', reason: bootFailure(error) };
+      throw error;
+    }
   }
 
   /**
@@ -49,7 +74,7 @@ export class Warmup {
   }
 
   /** Once a page, when the sandbox is ready: python3 and the other languages, in idle time. */
-  sandboxReady(): void {
+  #sandboxReady(): void {
     if (this.#aheadScheduled) return;
     this.#aheadScheduled = true;
     setTimeout(() => later(() => this.#preloadPython(), PRELOAD_IDLE_MS), PRELOAD_AFTER_MS);
