@@ -44,12 +44,10 @@ test('runs at most 8 subagents at once, shows the others queued, and stops at on
   const clicked = Date.now();
   await page.getByRole('button', { name: 'Stop' }).click();
   await expect(status(page)).toHaveText(/^Stopped/);
-  test
-    .info()
-    .annotations.push({
-      type: 'stop',
-      description: `status Stopped ${Date.now() - clicked} ms after the click`,
-    });
+  test.info().annotations.push({
+    type: 'stop',
+    description: `status Stopped ${Date.now() - clicked} ms after the click`,
+  });
   await expect.poll(() => count.alive).toBe(0);
   expect(await watch.open('subagent-')).toEqual([]);
   // Nothing waits any more: no row says queued.

@@ -1,7 +1,6 @@
 /**
- * The playground wires the page's owners together, and runs, stops and compares on a click:
- * Conversation (src/page: the run itself), SandboxSession (src/page), Settings, Recorder (the
- * live record on screen), Viewer (what is shown), Warmup (work ahead), History, Comparison.
+ * Wires the page's owners together, and runs, stops and compares on a click: Conversation (src/page),
+ * SandboxSession, Settings, Recorder (the live record on screen), Viewer, Warmup, History, Comparison.
  */
 import { AgentWorkers } from '../page/agent-workers';
 import { Conversation } from '../page/conversation';
@@ -42,8 +41,8 @@ export class Playground {
     this.settings = new Settings(url, () => {
       if (this.notice && !this.settings.problem) this.notice = null;
     });
-    if (url.ignored.length)
-      this.notice = { key: 'notice.ignoredUrl', params: { list: url.ignored.join(', ') } };
+    const list = url.ignored.join(', ');
+    if (list) this.notice = { key: 'notice.ignoredUrl', params: { list } };
     this.sandbox = new SandboxSession(url, {
       onChanges: (changes) => this.conversation.note({ type: 'files', changes }),
       onAdopted: () => {
