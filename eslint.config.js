@@ -33,6 +33,8 @@ export default ts.config(
   //   models, sandbox     never the screen, the page's owners, or the workers
   //   run, settings       never the screen, the page's owners, or the workers
   //   workers             never the screen or the page's owners
+  //   page                never the screen (it runs conversations: the screen subscribes)
+  //   ui                  never the workers (it reaches them through the page's owners)
   layer('src/**', []),
   layer('src/core/**', ['../*', '!./*'], 'core imports nothing of ours'),
   ...['models', 'sandbox', 'run', 'settings'].map((folder) =>
@@ -43,6 +45,8 @@ export default ts.config(
     ),
   ),
   layer('src/workers/**', ['**/ui/**', '**/page/**'], 'workers do not import the page'),
+  layer('src/page/**', ['**/ui/**'], "the page's owners are below the screen"),
+  layer('src/ui/**', ['**/workers/**'], "the screen reaches the workers through the page's owners"),
   {
     files: ['**/*.svelte', '**/*.svelte.ts'],
     languageOptions: { parserOptions: { parser: ts.parser, extraFileExtensions: ['.svelte'] } },

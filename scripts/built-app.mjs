@@ -50,12 +50,15 @@ export async function chromiumLaunchOptions(args = []) {
 }
 
 /**
- * Builds the app and serves it on 127.0.0.1:`port` until this process exits; resolves with the
- * base URL once the server answers.
+ * Builds the app (a test build: it has `window.__s04`, which the scripts read) and serves it on
+ * 127.0.0.1:`port` until this process exits; resolves with the base URL once the server answers.
  */
 export async function serveBuiltApp(port) {
   console.log('Building...');
-  if (spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' }).status !== 0)
+  if (
+    spawnSync('npx', ['vite', 'build', '--mode', 'test', '--logLevel', 'warn'], { stdio: 'inherit' })
+      .status !== 0
+  )
     process.exit(1);
   const server = spawn(
     'npx',

@@ -31,6 +31,8 @@
  *   mock-slow         mock-s04 streamed at ~100 ms per event (for Stop)
  *   mock-hang         sends the response headers, then nothing
  *   mock-parallel     the parent calls `task` twice in one response (two subagents at once)
+ *   mock-fanout       every agent that has `task` calls it four times in one response, then sums
+ *                     up; one without answers after ~30 ms (with delegation depth 3: 340 subagents)
  *   mock-drop         streams four text deltas of each reply, then destroys the socket
  *                     (a connection lost mid-reply)
  *   mock-tool-use-no-block   text only, but `stop_reason: "tool_use"` (a model that says it
@@ -78,6 +80,7 @@ export const SCENARIOS = [
   'mock-slow',
   'mock-hang',
   'mock-parallel',
+  'mock-fanout',
   'mock-drop',
   'mock-tool-use-no-block',
   'mock-unknown-block',
@@ -346,6 +349,26 @@ function parallelReply(body, ids) {
       },
     ],
   };
+}
+
+/** mock-fanout: four tasks at once from every agent that has `task`; the others answer at once. */
+function fanoutReply(body, ids) {
+  const hasTask = Array.isArray(body.tools) && body.tools.some((tool) => tool?.name === 'task');
+  const results = toolResults(body.messages[body.messages.length - 1]);
+  if (hasTask && results.length === 0) {
+    const task = (n) => ({
+      type: 'tool_use',
+      id: ids.next(),
+      name: 'task',
+      input: { description: `part ${n}`, prompt: `Look into part ${n} of the project and report.` },
+    });
+    return {
+      stop_reason: 'tool_use',
+      content: [{ type: 'text', text: 'Four parts at once.' }, task(1), task(2), task(3), task(4)],
+    };
+  }
+  const text = results.length ? `All ${results.length} parts reported.` : 'Part looked into: nothing to add.';
+  return { stop_reason: 'end_turn', content: [{ type: 'text', text }] };
 }
 
 /** mock-drop: the text of the reply that never arrives whole. */
@@ -660,6 +683,8 @@ export function startMockApi({
       case 'mock-parallel':
         // Subagents stream slowly enough that both are at work at the same time.
         return { reply: parallelReply(body, ids), delayMs: isSubagent(body) ? 40 : 0 };
+      case 'mock-fanout':
+        return { reply: fanoutReply(body, ids), delayMs: isSubagent(body) ? 30 : 0 };
       case 'mock-hang':
         return { hang: true };
       case 'mock-drop':

@@ -52,6 +52,19 @@ export function limitProblem(key: keyof LoopLimits, value: unknown): string | un
   return `${key} must be an integer from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}`;
 }
 
+/**
+ * How many subagents of one run may work at once (each in its own worker); further tasks wait
+ * their turn. A limit on the machine, not a teaching variant: what the model sees is the same.
+ */
+export const SUBAGENTS_AT_ONCE = { default: 8, min: 1, max: 32 } as const;
+
+/** Why a number of subagents at once is refused, or undefined when it is in its range. */
+export function subagentsAtOnceProblem(value: unknown): string | undefined {
+  const { min, max } = SUBAGENTS_AT_ONCE;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return undefined;
+  return `subagents at once must be an integer from ${min} to ${max}`;
+}
+
 /** Whether the limits differ from the reference's (the screen labels such a run). */
 export function isReferenceLimits(limits: LoopLimits): boolean {
   return (Object.keys(REFERENCE_LIMITS) as Array<keyof LoopLimits>).every(

@@ -144,14 +144,15 @@ export class AgentWorkers {
    */
   prepare(id: AgentId): void {
     if (this.#spare?.id === id) return;
-    this.#dropSpare();
+    this.dropSpare();
     const { started, createdAtEpoch } = this.#start(id);
     this.#spare = started;
     // Reported once it is the spare, so that its owner can tell it is one from its first event.
     this.#lifecycle(id, 'created', createdAtEpoch);
   }
 
-  #dropSpare(): void {
+  /** Terminates the spare, if there is one (tasks wait for a turn: it would be a worker too many). */
+  dropSpare(): void {
     const spare = this.#spare;
     if (!spare) return;
     this.#spare = undefined;

@@ -11,7 +11,7 @@
 import type { RuntimeProgress } from '../sandbox/runtimes';
 import type { FileChange, FileEntry, FileSlice } from '../sandbox/sandbox';
 import type { UrlSettings } from '../settings/url-settings';
-import { later } from '../run/store';
+import { later } from '../run/later';
 import { LocalSandboxHost } from './local-sandbox';
 import { SANDBOX_LABELS, type SandboxHost } from './sandbox-host';
 import { sandboxLine, type SandboxLine } from './sandbox-line';

@@ -18,7 +18,7 @@
  * Registering is not on the way of the first run: with isolation from the host it starts after
  * the sandbox is ready; without, at once, since the page will reload.
  */
-import { later } from '../run/store';
+import { later } from '../run/later';
 import {
   RUNS,
   SERVICE_WORKER_FILE,

@@ -130,4 +130,37 @@ describe('what the charts read from a record', () => {
       expect(groups.filter((g) => g.kind === 'tool').map((g) => g.count)).toEqual([100, 50, 100, 50]);
     });
   });
+
+  it('shows a task that waited for its turn as queued until its worker was created', () => {
+    const settings = {
+      provider: 'demo',
+      model: 'demo',
+      sample: 'python',
+      sandbox: 'local',
+      context: 'isolated',
+      limits: REFERENCE_LIMITS,
+    } as RunSettings;
+    const record = newRecord('r', 0, 'hi', settings);
+    const spawn = (agent: string, t: number): RecordEvent => ({
+      t,
+      type: 'spawn',
+      agent,
+      from: 'parent',
+      taskId: agent,
+      description: 'd',
+      messages: [],
+    });
+    record.events = [
+      { t: 0, type: 'worker', worker: 'subagent-1', phase: 'created' }, // a spare, taken by its task
+      spawn('subagent-1', 1),
+      spawn('subagent-2', 1),
+      { t: 50, type: 'worker', worker: 'subagent-2', phase: 'created' }, // its turn came
+      spawn('subagent-3', 2),
+      { t: 60, type: 'status', status: { kind: 'stopped' } }, // stopped before its turn came
+    ];
+    const rows = new Map(workersTimeline(record).rows.map((r) => [r.id, r]));
+    expect(rows.get('subagent-1')!.queuedUntil).toBeUndefined();
+    expect(rows.get('subagent-2')).toMatchObject({ start: 1, queuedUntil: 50, end: null });
+    expect(rows.get('subagent-3')).toMatchObject({ start: 2, queuedUntil: 60, end: 60 });
+  });
 });

@@ -9,7 +9,7 @@
 import type { AgentId, Message } from '../core/messages';
 import { estimateTokens, messageChars } from './figures';
 import type { RecordEvent, RunRecord } from './record';
-import { contextOf } from './reduce';
+import { contextOf, type RunView } from './reduce';
 
 export interface CallPoint {
   /** 1, 2, ... in the order calls were made across all agents. */
@@ -63,6 +63,11 @@ export interface WorkerRow {
   start: number;
   /** Null while it lives. */
   end: number | null;
+  /**
+   * A subagent whose task was called before its worker was created waited for its turn (at most
+   * so many subagents work at once) until then: null while it still waits, undefined if it never did.
+   */
+  queuedUntil?: number | null;
   segments: Segment[];
 }
 
@@ -200,16 +205,33 @@ export function workersTimeline(record: RunRecord): { rows: WorkerRow[]; end: nu
   record.events.forEach((event: RecordEvent, i) => {
     switch (event.type) {
       case 'worker': {
+        const known = rows.has(event.worker);
         const r = row(event.worker, event.t);
-        if (event.phase === 'terminated') r.end = event.t;
+        if (event.phase === 'created' && known && r.queuedUntil === null) r.queuedUntil = event.t;
+        if (event.phase === 'terminated') {
+          r.end = event.t;
+          if (r.queuedUntil === null) r.queuedUntil = event.t; // stopped while it waited
+        }
         break;
       }
       case 'spawn': {
+        // Its task was called before its worker was created: it waits for a turn until then.
+        const waits = !rows.has(event.agent);
         const r = row(event.agent, event.t);
+        if (waits) r.queuedUntil = null;
         r.from = event.from;
         r.depth = (rows.get(event.from)?.depth ?? 0) + 1;
         break;
       }
+      case 'status':
+        // Over: a task still waiting for its turn never got one.
+        if (event.status.kind === 'running') break;
+        for (const r of rows.values()) {
+          if (r.queuedUntil !== null) continue;
+          r.queuedUntil = event.t;
+          r.end ??= event.t;
+        }
+        break;
       case 'model_start':
         row(event.agent, event.t);
         openModel.set(event.agent, { start: event.t, event: i, call: event.call });
@@ -315,4 +337,25 @@ export function coalesce(segments: readonly Segment[], span: number, most = 120)
     }
   }
   return groups;
+}
+
+/** Calls, input, output and cache tokens of one agent up to a view's step (`calls`: the record's). */
+export function agentTotals(calls: readonly CallPoint[], view: RunView, agent: AgentId) {
+  const upTo = view.applied - 1;
+  const totals = { calls: 0, input: 0, output: 0, cacheRead: 0, cacheCreation: 0, counted: true };
+  for (const call of calls) {
+    if (call.agent !== agent || call.event > upTo) continue;
+    totals.calls++;
+    totals.input += call.context;
+    totals.output += call.output;
+    totals.counted &&= call.counted;
+  }
+  const usage =
+    view.parent.id === agent ? view.parent.usage : view.subagents.find((a) => a.id === agent)?.usage;
+  if (totals.counted && usage) {
+    totals.input = usage.input_tokens;
+    totals.cacheRead = usage.cache_read_input_tokens ?? 0;
+    totals.cacheCreation = usage.cache_creation_input_tokens ?? 0;
+  }
+  return totals;
 }

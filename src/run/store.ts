@@ -12,6 +12,7 @@
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { RecordEvent, RunRecord, RunSettings, RunStatus } from './record';
+import { later } from './later';
 
 /** What History lists of a run. */
 export interface RunSummary {
@@ -286,10 +287,4 @@ export class RecordWriter {
     });
     return this.#saving;
   }
-}
-
-/** Runs `task` in an idle moment at most `ms` from now (requestIdleCallback where there is one). */
-export function later(task: () => void, ms: number): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(task, { timeout: ms });
-  else setTimeout(task, ms);
 }

@@ -60,4 +60,15 @@ describe('readUrlSettings: the teaching variants', () => {
       });
     }
   });
+
+  it('reads how many subagents may work at once (1 to 32), and says so when out of range', () => {
+    expect(readUrlSettings('').subagentsAtOnce).toBeUndefined();
+    expect(readUrlSettings('?parallel=3')).toMatchObject({ subagentsAtOnce: 3, ignored: [] });
+    for (const bad of ['0', '33', '2.5', 'many', '']) {
+      expect(readUrlSettings(`?parallel=${bad}`)).toMatchObject({
+        subagentsAtOnce: undefined,
+        ignored: [`parallel=${bad} (1 to 32)`],
+      });
+    }
+  });
 });

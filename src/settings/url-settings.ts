@@ -6,6 +6,8 @@ import {
   CONTEXT_MODES,
   LIMIT_RANGES,
   limitProblem,
+  SUBAGENTS_AT_ONCE,
+  subagentsAtOnceProblem,
   type ContextMode,
   type LoopLimits,
 } from '../core/variants';
@@ -29,6 +31,8 @@ export interface UrlSettings {
   context: ContextMode;
   /** The loop limits the URL sets (`cap`, `cut`, `maxTokens`, `depth`); the rest stay as they are. */
   limits: Partial<LoopLimits>;
+  /** `parallel`: how many subagents of a run may work at once (SUBAGENTS_AT_ONCE). */
+  subagentsAtOnce?: number;
   /** `lang`: the screen's language for this page load (see language.ts for the rest of the choice). */
   lang?: Language;
   /** Values that were given but not understood, to tell the user. */
@@ -80,6 +84,11 @@ export function readUrlSettings(search: string): UrlSettings {
       ignored.push(`${LIMIT_PARAMS[key]}=${raw} (${min} to ${max})`);
     } else limits[key] = value;
   }
+  const parallel = params.get('parallel');
+  const subagentsAtOnce = parallel !== null && /^\d+$/.test(parallel) ? Number(parallel) : undefined;
+  if (parallel !== null && subagentsAtOnceProblem(subagentsAtOnce)) {
+    ignored.push(`parallel=${parallel} (${SUBAGENTS_AT_ONCE.min} to ${SUBAGENTS_AT_ONCE.max})`);
+  }
   return {
     provider: pick('provider', ['demo', 'anthropic'] as const),
     baseURL: baseURL && /^https?:\/\/\S+$/.test(baseURL) ? baseURL : undefined,
@@ -90,6 +99,7 @@ export function readUrlSettings(search: string): UrlSettings {
     webContainerTimeoutMs: timeoutOk ? webContainerTimeoutMs : undefined,
     context: pick('context', CONTEXT_MODES) ?? 'isolated',
     limits,
+    subagentsAtOnce: subagentsAtOnceProblem(subagentsAtOnce) ? undefined : subagentsAtOnce,
     lang: pick('lang', LANGUAGES),
     ignored,
   };

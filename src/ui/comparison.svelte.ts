@@ -18,9 +18,11 @@ export interface ComparedRun {
 
 /** What Compare needs of the playground. */
 export interface Comparable {
-  readonly record: RunRecord | null;
+  /** What is on screen: the record of the run that just ended. */
+  readonly viewer: { readonly record: RunRecord | null };
   readonly status: RunStatus;
-  context: ContextMode;
+  /** The next run's context mode. */
+  readonly settings: { context: ContextMode };
   /** A fresh conversation on a fresh copy of the sample project. */
   startOver(): Promise<void>;
   run(prompt: string): Promise<void>;
@@ -72,15 +74,15 @@ export class Comparison {
     this.ended = null;
     this.#stopped = false;
     const target = this.#target;
-    const before = target.context;
+    const before = target.settings.context;
     try {
       for (const mode of modes) {
         if (this.#stopped) break;
         this.current = mode;
         await target.startOver();
-        target.context = mode;
+        target.settings.context = mode;
         await target.run(prompt);
-        const record = target.record;
+        const record = target.viewer.record;
         const status = target.status;
         if (record) this.runs = [...this.runs, { mode, record, status, totals: runTotals(record) }];
         if (status.kind !== 'finished') {
@@ -89,7 +91,7 @@ export class Comparison {
         }
       }
     } finally {
-      target.context = before;
+      target.settings.context = before;
       this.current = null;
     }
   }

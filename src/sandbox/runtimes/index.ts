@@ -81,8 +81,9 @@ let sharedPython: Promise<PythonHost> | undefined;
 
 /** One Python host per thread: Pyodide loads once even when the sandbox is rebuilt. */
 function defaultPythonHost(): Promise<PythonHost> {
+  // Node's in-process host is for tests only: a production build has no way to it (and no chunk of it).
   sharedPython ??=
-    typeof Worker === 'function'
+    import.meta.env.PROD || typeof Worker === 'function'
       ? import('./python-host').then((m) => new m.WorkerPythonHost())
       : import('./python-inprocess').then((m) => new m.InProcessPythonHost());
   return sharedPython;

@@ -1,0 +1,452 @@
+/**
+ * The orchestration of a run, in Node, with fake workers: a fresh worker per task, results in
+ * call order, Stop mid-task, a worker that dies, a spare never reused, and the cap on subagents
+ * at once (with tasks waiting their turn in call order, and delegation chains that still finish).
+ */
+import { describe, expect, it } from 'vitest';
+import type { TaskRequest } from '../core/loop';
+import type { AgentId } from '../core/messages';
+import { REFERENCE_LIMITS, type LoopLimits } from '../core/variants';
+import type { RunEvent, RunSettings } from '../run/record';
+import type { AgentSettings, WorkerEvent } from '../workers/protocol';
+import type { AgentHandlers, Lifecycle, SubagentWorker } from './agent-workers';
+import { Conversation, type AgentPool, type RunSetup } from './conversation';
+import { TaskQueue } from './task-queue';
+
+const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * What a fake subagent does with its prompt: `wait:N` answers after N ms, `die` fails as a
+ * worker that crashed, `hang` never answers, `fan:K:D` calls K tasks at once while D > 0 (the
+ * same again one level down), then answers.
+ */
+async function behave(prompt: string, handlers: AgentHandlers, agent: AgentId): Promise<string> {
+  const [kind, a, b] = prompt.split(':');
+  if (kind === 'wait') await tick(Number(a));
+  if (kind === 'die') throw new Error(`the ${agent} worker failed`);
+  if (kind === 'hang') await new Promise(() => {});
+  if (kind === 'fan') {
+    const levels = Number(b);
+    if (levels > 0)
+      await callTasks(
+        agent,
+        handlers,
+        Array.from({ length: Number(a) }, () => `fan:${a}:${levels - 1}`),
+      );
+    else await tick(1);
+  }
+  return `summary of ${prompt} by ${agent}`;
+}
+
+let taskIds = 0;
+
+/** Calls one task per prompt, all at once, as the loop does for one response's `task` calls. */
+function callTasks(agent: AgentId, handlers: AgentHandlers, prompts: string[]): Promise<string[]> {
+  return Promise.all(
+    prompts.map((prompt) => {
+      const task: TaskRequest = { id: `toolu_${++taskIds}`, prompt, description: prompt };
+      // The worker asks for the subagent first; its task_start comes in its next batch.
+      const summary = handlers.runTask(task, performance.timeOrigin + performance.now());
+      handlers.onEvents([{ type: 'task_start', agent, id: task.id, description: prompt, prompt }]);
+      return summary.then(
+        (text) => {
+          handlers.onEvents([{ type: 'task_end', agent, id: task.id, summary: text }]);
+          return text;
+        },
+        (error: Error) => `Error: ${error.message}`,
+      );
+    }),
+  );
+}
+
+interface FakeWorker extends SubagentWorker {
+  runs: number;
+  terminated: boolean;
+}
+
+/** Fake agent workers: they record what was asked of them, and how many were alive at most. */
+class FakePool implements AgentPool {
+  readonly workers: FakeWorker[] = [];
+  readonly parentResults: string[][] = [];
+  maxAlive = 0;
+  spareRef: FakeWorker | undefined;
+  parentAlive = false;
+  readonly alive = new Set<FakeWorker>();
+  stopAllCalls = 0;
+  parentScript: (handlers: AgentHandlers) => Promise<void> = async () => {};
+
+  constructor(readonly lifecycle: Lifecycle) {}
+
+  get live(): AgentId[] {
+    return [...(this.parentAlive ? ['parent'] : []), ...[...this.alive].map((w) => w.id)];
+  }
+  get spare(): AgentId | null {
+    return this.spareRef?.id ?? null;
+  }
+  isReady(): boolean {
+    return true;
+  }
+  #create(id: AgentId): FakeWorker {
+    const now = performance.timeOrigin + performance.now();
+    const worker: FakeWorker = {
+      id,
+      runs: 0,
+      terminated: false,
+      ready: Promise.resolve({ name: id, readyAtEpoch: now }),
+      run: async (request, _port, handlers) => {
+        worker.runs++;
+        if (worker.terminated) throw new Error(`${id} ran after it was terminated`);
+        return behave(request.prompt, handlers, id);
+      },
+      terminate: () => {
+        if (worker.terminated) return;
+        worker.terminated = true;
+        this.alive.delete(worker);
+        this.lifecycle(id, 'terminated', performance.timeOrigin + performance.now());
+      },
+    };
+    this.workers.push(worker);
+    this.alive.add(worker);
+    this.maxAlive = Math.max(this.maxAlive, this.alive.size);
+    this.lifecycle(id, 'created', now);
+    return worker;
+  }
+  prepare(id: AgentId): void {
+    if (this.spareRef?.id === id) return;
+    this.dropSpare();
+    this.spareRef = this.#create(id);
+  }
+  dropSpare(): void {
+    const spare = this.spareRef;
+    this.spareRef = undefined;
+    spare?.terminate();
+  }
+  startParent(): void {
+    this.parentAlive = true;
+  }
+  async runParent(_request: unknown, _port: MessagePort, handlers: AgentHandlers): Promise<void> {
+    this.parentAlive = true;
+    await this.parentScript(handlers);
+  }
+  spawn(id: AgentId): SubagentWorker {
+    if (this.spareRef?.id === id) {
+      const spare = this.spareRef;
+      this.spareRef = undefined;
+      return spare;
+    }
+    return this.#create(id);
+  }
+  stopAll(): AgentId[] {
+    this.stopAllCalls++;
+    const live = this.live;
+    this.spareRef = undefined;
+    this.parentAlive = false;
+    for (const worker of [...this.alive]) worker.terminate();
+    return live;
+  }
+}
+
+const SETTINGS = { provider: 'demo', model: 'demo', sample: 'python', sandbox: 'fake', context: 'isolated' };
+
+function setup(limits: Partial<LoopLimits> = {}, maxSubagents = 8): RunSetup {
+  const all = { ...REFERENCE_LIMITS, ...limits };
+  return {
+    settings: { ...SETTINGS, limits: all } as RunSettings,
+    agent: { context: 'isolated', limits: all } as AgentSettings,
+    maxSubagents,
+  };
+}
+
+function conversation(options: { spare?: boolean } = {}) {
+  let pool: FakePool | undefined;
+  const closed: number[] = [];
+  const recorded: RunEvent[] = [];
+  const conv = new Conversation({
+    agents: (lifecycle) => (pool = new FakePool(lifecycle)),
+    sandbox: {
+      port: () => {
+        const { port1 } = new MessageChannel();
+        port1.close();
+        return { port: port1, line: { connected: Promise.resolve(), close() {} }, release: () => {} };
+      },
+      closeConnections: () => closed.push(1),
+    },
+    hooks: { wantsSpare: () => options.spare ?? false, recorded: (event) => recorded.push(event) },
+  });
+  return { conv, pool: pool!, closed, recorded };
+}
+
+/** The parent calls one task per prompt at once, and keeps the summaries in the order it got them back. */
+function parentCalling(pool: FakePool, prompts: string[]): void {
+  pool.parentScript = async (handlers) => {
+    pool.parentResults.push(await callTasks('parent', handlers, prompts));
+  };
+}
+
+const status = (events: readonly { type: string }[]) =>
+  events
+    .filter((e): e is Extract<RunEvent, { type: 'status' }> => e.type === 'status')
+    .map((e) => e.status.kind);
+
+describe('Conversation', () => {
+  it('gives each task a fresh worker, terminated once it has answered', async () => {
+    const { conv, pool } = conversation();
+    parentCalling(pool, ['wait:5', 'wait:1', 'wait:3']);
+    await conv.run('go', setup());
+    expect(pool.workers.map((w) => w.id)).toEqual(['subagent-1', 'subagent-2', 'subagent-3']);
+    expect(pool.workers.every((w) => w.runs === 1 && w.terminated)).toBe(true);
+    expect(status(conv.liveRun!.record.events)).toEqual(['running', 'finished']);
+  });
+
+  it('answers in call order, however the subagents finish', async () => {
+    const { conv, pool } = conversation();
+    parentCalling(pool, ['wait:20', 'wait:1', 'wait:10']);
+    await conv.run('go', setup());
+    expect(pool.parentResults[0]).toEqual([
+      'summary of wait:20 by subagent-1',
+      'summary of wait:1 by subagent-2',
+      'summary of wait:10 by subagent-3',
+    ]);
+    // In the record, each caller's task_start comes before its subagent's first event.
+    const events = conv.liveRun!.record.events;
+    for (const id of ['subagent-1', 'subagent-2', 'subagent-3']) {
+      const spawn = events.findIndex((e) => e.type === 'spawn' && e.agent === id);
+      const spawnEvent = events[spawn] as Extract<RunEvent, { type: 'spawn' }>;
+      const start = events.findIndex((e) => e.type === 'task_start' && e.id === spawnEvent.taskId);
+      expect(start).toBeGreaterThanOrEqual(0);
+      expect(spawn).toBeGreaterThan(start);
+    }
+  });
+
+  it('stops mid-task: every worker terminated, the record says stopped, nothing runs after', async () => {
+    const { conv, pool, closed } = conversation();
+    parentCalling(pool, ['hang', 'hang', 'wait:1']);
+    const running = conv.run('go', setup());
+    await tick(5);
+    expect(conv.running).toBe(true);
+    conv.stop();
+    await running;
+    expect(conv.running).toBe(false);
+    expect(pool.alive.size).toBe(0);
+    expect(pool.parentAlive).toBe(false);
+    expect(closed.length).toBeGreaterThan(0);
+    expect(status(conv.liveRun!.record.events)).toEqual(['running', 'stopped']);
+  });
+
+  it('a worker that dies fails its task only; the caller gets the error and the run goes on', async () => {
+    const { conv, pool } = conversation();
+    parentCalling(pool, ['wait:1', 'die', 'wait:2']);
+    await conv.run('go', setup());
+    expect(pool.parentResults[0]).toEqual([
+      'summary of wait:1 by subagent-1',
+      'Error: the subagent-2 worker failed',
+      'summary of wait:2 by subagent-3',
+    ]);
+    const states = conv.liveRun!.record.events.filter((e) => e.type === 'agent_state');
+    expect(states.map((e) => [e.agent, e.state])).toEqual(
+      expect.arrayContaining([
+        ['subagent-2', 'failed'],
+        ['subagent-1', 'discarded'],
+        ['subagent-3', 'discarded'],
+      ]),
+    );
+    expect(pool.workers.every((w) => w.terminated)).toBe(true);
+    expect(status(conv.liveRun!.record.events)).toEqual(['running', 'finished']);
+  });
+
+  it('never gives the spare a second task: each task takes a fresh one', async () => {
+    const { conv, pool } = conversation({ spare: true });
+    conv.warm();
+    expect(pool.spare).toBe('subagent-1');
+    const spare = pool.spareRef!;
+    parentCalling(pool, ['wait:1']);
+    await conv.run('go', setup());
+    parentCalling(pool, ['wait:1']);
+    await conv.run('again', setup());
+    // The spare ran the first task, then was terminated; each run's task had a worker of its own.
+    expect(spare.runs).toBe(1);
+    expect(spare.terminated).toBe(true);
+    expect(pool.workers.filter((w) => w.runs > 0).map((w) => w.id)).toEqual(['subagent-1', 'subagent-2']);
+    expect(pool.workers.every((w) => w.runs <= 1)).toBe(true);
+    expect(pool.spare).toBe('subagent-3');
+  });
+
+  it('runs at most 8 subagents at once; the others wait in call order and answer in call order', async () => {
+    const { conv, pool } = conversation({ spare: true });
+    conv.warm();
+    const prompts = Array.from({ length: 20 }, (_, i) => `wait:${(i * 7) % 5}`);
+    parentCalling(pool, prompts);
+    const started: AgentId[] = [];
+    const running = conv.run('go', setup());
+    // Mid-run, the tasks that could not start yet are waiting.
+    await tick(0);
+    expect(conv.queued).toBe(12);
+    await running;
+    for (const event of conv.liveRun!.record.events) {
+      if (event.type === 'worker' && event.phase === 'created') started.push(event.worker);
+    }
+    expect(pool.maxAlive).toBeLessThanOrEqual(8);
+    expect(pool.workers.filter((w) => w.runs > 0)).toHaveLength(20);
+    // Workers start in call order.
+    const numbers = started.map((id) => Number(id.slice('subagent-'.length)));
+    expect(numbers.slice(0, 20)).toEqual([...numbers.slice(0, 20)].sort((a, b) => a - b));
+    expect(pool.parentResults[0]).toEqual(prompts.map((p, i) => `summary of ${p} by subagent-${i + 1}`));
+  });
+
+  it('without the cap the same 20 tasks all run at once (the cap is what holds them)', async () => {
+    const { conv, pool } = conversation();
+    parentCalling(
+      pool,
+      Array.from({ length: 20 }, () => 'wait:2'),
+    );
+    await conv.run('go', setup({}, 32));
+    expect(pool.maxAlive).toBe(20);
+  });
+
+  it('finishes 340 subagents delegating 3 levels deep, 4 at each, never more than 8 alive', async () => {
+    const { conv, pool } = conversation({ spare: true });
+    conv.warm();
+    parentCalling(
+      pool,
+      Array.from({ length: 4 }, () => 'fan:4:3'),
+    );
+    await conv.run('go', setup({ delegationDepth: 3 }));
+    expect(pool.workers.filter((w) => w.runs > 0)).toHaveLength(340);
+    expect(pool.maxAlive).toBeLessThanOrEqual(8);
+    expect(status(conv.liveRun!.record.events)).toEqual(['running', 'finished']);
+  });
+
+  it('stops a run of 340 subagents at once, with waiting tasks never started', async () => {
+    const { conv, pool } = conversation();
+    parentCalling(
+      pool,
+      Array.from({ length: 4 }, () => 'fan:4:3'),
+    );
+    const running = conv.run('go', setup({ delegationDepth: 3 }));
+    await tick(5);
+    const before = pool.workers.length;
+    conv.stop();
+    await running;
+    await tick(5);
+    expect(pool.alive.size).toBe(0);
+    expect(pool.workers.length).toBe(before);
+    expect(before).toBeLessThan(340);
+    expect(status(conv.liveRun!.record.events)).toEqual(['running', 'stopped']);
+  });
+
+  it('holds a subagent event until its caller records task_start', async () => {
+    const { conv, pool, recorded } = conversation();
+    pool.parentScript = async (handlers) => {
+      const task: TaskRequest = { id: 'toolu_x', prompt: 'wait:5', description: 'd' };
+      const summary = handlers.runTask(task, performance.timeOrigin + performance.now());
+      await tick(2);
+      expect(recorded.some((e) => e.type === 'spawn')).toBe(false);
+      handlers.onEvents([
+        { type: 'task_start', agent: 'parent', id: 'toolu_x', description: 'd', prompt: 'wait:5' },
+      ]);
+      expect(recorded.some((e) => e.type === 'spawn')).toBe(true);
+      await summary;
+    };
+    await conv.run('go', setup());
+  });
+
+  it('records what the run scrubs, and a failure with its reason', async () => {
+    const { conv, pool } = conversation();
+    pool.parentScript = async (handlers) => {
+      handlers.onEvents([{ type: 'error', agent: 'parent', error: 'key sk-secret' } as WorkerEvent]);
+      throw new Error('boom sk-secret');
+    };
+    await conv.run('go', {
+      ...setup(),
+      scrub: (event) =>
+        event.type === 'error' ? { ...event, error: event.error.replace('sk-secret', '***') } : event,
+      reason: (error) => (error as Error).message.replace('sk-secret', '***'),
+    });
+    const events = conv.liveRun!.record.events;
+    expect(JSON.stringify(events)).not.toContain('sk-secret');
+    expect(events.at(-1)).toMatchObject({ type: 'status', status: { kind: 'failed', reason: 'boom ***' } });
+    expect(pool.stopAllCalls).toBe(1);
+  });
+});
+
+describe('TaskQueue', () => {
+  it('starts tasks in call order as turns free up', async () => {
+    const queue = new TaskQueue(2, 1);
+    const order: number[] = [];
+    const turns = [0, 1, 2, 3].map((i) => {
+      const turn = queue.take(1);
+      void turn.started.then(() => order.push(i));
+      return turn;
+    });
+    expect(turns.map((t) => t.now)).toEqual([true, true, false, false]);
+    turns[1].done();
+    turns[0].done();
+    await tick();
+    expect(order).toEqual([0, 1, 2, 3]);
+    expect(queue.running).toBe(2);
+  });
+
+  it('lets a deeper task go first when the next in line may not start yet', () => {
+    const queue = new TaskQueue(4, 3);
+    const a = queue.take(1); // 1 running, 2 turns kept back for its chain
+    const b = queue.take(1); // 2 + 2 = 4: starts
+    const c = queue.take(1); // 3 + 2 > 4: waits
+    expect([a.now, b.now, c.now]).toEqual([true, true, false]);
+    const d = queue.take(2); // 2 + 1 + 1 = 4: starts before c, which may not start yet
+    expect(d.now).toBe(true);
+    expect(queue.waiting).toBe(1);
+    b.done(); // 2 running: c (2 + 1 + 2 = 5) still waits
+    expect(queue.waiting).toBe(1);
+    d.done(); // 1 running: c (1 + 1 + 2 = 4) starts
+    expect(queue.running).toBe(2);
+    expect(queue.waiting).toBe(0);
+  });
+
+  it('never keeps fewer turns than a delegation chain needs', () => {
+    const queue = new TaskQueue(1, 4);
+    expect(queue.limit).toBe(4);
+    expect(queue.take(1).now).toBe(true);
+  });
+
+  it('fails the waiting tasks once closed', async () => {
+    const queue = new TaskQueue(1, 1);
+    queue.take(1);
+    const waiting = queue.take(1);
+    queue.close();
+    await expect(waiting.started).rejects.toThrow('Stopped');
+    expect(queue.take(1).now).toBe(false);
+  });
+
+  it('finishes random delegation trees within the cap (no chain is ever stuck)', async () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let round = 0; round < 30; round++) {
+      const levels = 1 + Math.floor(random() * 4);
+      const queue = new TaskQueue(1 + Math.floor(random() * 10), levels);
+      let alive = 0;
+      let max = 0;
+      let finished = 0;
+      const task = async (depth: number): Promise<void> => {
+        const turn = queue.take(depth);
+        await turn.started;
+        alive++;
+        max = Math.max(max, alive);
+        const children = depth < levels ? Math.floor(random() * 4) : 0;
+        await Promise.all(Array.from({ length: children }, () => task(depth + 1)));
+        await tick(0);
+        alive--;
+        finished++;
+        turn.done();
+      };
+      const roots = 1 + Math.floor(random() * 5);
+      await Promise.race([
+        Promise.all(Array.from({ length: roots }, () => task(1))),
+        tick(2000).then(() => {
+          throw new Error(`stuck: limit ${queue.limit}, levels ${levels}, ${queue.waiting} waiting`);
+        }),
+      ]);
+      expect(max).toBeLessThanOrEqual(queue.limit);
+      expect(finished).toBeGreaterThanOrEqual(roots);
+    }
+  });
+});

@@ -1,0 +1,436 @@
+/**
+ * A conversation, run: the parent's worker on each prompt, a fresh worker for every `task` that it
+ * (or a subagent that may delegate) calls, at most `maxSubagents` of them at once, and the record
+ * of it all (LiveRun). No DOM and no Svelte: the screen subscribes to the record and calls `run`
+ * and `stop`; tests drive it with fake workers (conversation.test.ts).
+ *
+ *   run(prompt) ──► parent worker ──task──► #runTask: a turn (TaskQueue), then a fresh worker
+ *                                              │ its events held until the caller's task_start
+ *                                              └─► its summary back to the caller, in call order
+ *
+ * A subagent's worker is alive from its turn to its summary: a subagent waiting for subagents of
+ * its own keeps its worker (and its turn), so the queue keeps turns back for a delegation chain's
+ * deeper levels (task-queue.ts), and a chain always finishes.
+ */
+import type { TaskRequest } from '../core/loop';
+import type { AgentId, Message } from '../core/messages';
+import { forkMessages } from '../core/variants';
+import { resumableHistory } from '../run/figures';
+import { later } from '../run/later';
+import { LiveRun } from '../run/live';
+import type { RunEvent, RunSettings, WorkerPhase } from '../run/record';
+import type { RunView } from '../run/reduce';
+import type { AgentSettings, TimingEvent, WorkerEvent } from '../workers/protocol';
+import type { AgentHandlers, Lifecycle, SubagentWorker } from './agent-workers';
+import { withLine, type SandboxLine } from './sandbox-line';
+import { TaskQueue } from './task-queue';
+
+/** The agent workers a conversation runs on (AgentWorkers; fakes in tests). */
+export interface AgentPool {
+  /** The agent workers alive now, a spare included. */
+  readonly live: AgentId[];
+  /** The subagent worker started ahead for the next task, if there is one. */
+  readonly spare: AgentId | null;
+  isReady(id: AgentId): boolean;
+  /** Starts `id`'s worker ahead of its task (a spare of another name is terminated). */
+  prepare(id: AgentId): void;
+  /** Terminates the spare, if there is one. */
+  dropSpare(): void;
+  startParent(): void;
+  runParent(
+    request: { prompt: string; history: Message[]; settings: AgentSettings },
+    sandbox: MessagePort,
+    handlers: AgentHandlers,
+  ): Promise<void>;
+  /** A fresh worker for one subagent: the spare if it was started for this name. */
+  spawn(id: AgentId): SubagentWorker;
+  stopAll(): AgentId[];
+}
+
+/** The sandbox's side: a line per agent worker, and Stop for every command. */
+export interface SandboxLines {
+  port(): { port: MessagePort; line: SandboxLine; release: () => void };
+  closeConnections(): void;
+}
+
+/** What one run is given: the settings it keeps in the record and hands its workers. */
+export interface RunSetup {
+  /** What the record keeps (never the key). */
+  settings: RunSettings;
+  /** What every agent worker of the run is given. */
+  agent: AgentSettings;
+  /** At most this many subagents at once (SUBAGENTS_AT_ONCE). */
+  maxSubagents: number;
+  /** A worker's event as recorded (the API key scrubbed from errors). */
+  scrub?(event: Exclude<WorkerEvent, { type: 'timing' }>): RunEvent;
+  /** A failed run's reason as recorded. */
+  reason?(error: unknown): string;
+}
+
+/** What the conversation tells its owner (the screen). */
+export interface ConversationHooks {
+  /** A new record began (the first prompt of a conversation). */
+  began?(run: LiveRun): void;
+  /** An event was appended to the record. */
+  recorded?(event: RunEvent): void;
+  /** A subagent's worker is starting; the screen may hold still until it is ready. */
+  starting?(ready: Promise<unknown>): void;
+  /** The spare worker changed. */
+  spareChanged?(spare: AgentId | null): void;
+  /** Whether a spare worker is worth starting (not in context mode `none`, not without a sandbox). */
+  wantsSpare?(): boolean;
+  /** A timing measured in a worker. */
+  timing?(event: TimingEvent): void;
+  /** The run is over (finished, stopped or failed), its last events recorded. */
+  ended?(): void;
+}
+
+export interface ConversationDeps {
+  agents(lifecycle: Lifecycle): AgentPool;
+  sandbox: SandboxLines;
+  hooks?: ConversationHooks;
+  /** The page's clock (performance, or a fake). */
+  clock?: { timeOrigin: number; now(): number };
+  /** A record's id. */
+  newId?(): string;
+}
+
+class Stopped extends Error {
+  override name = 'AbortError';
+}
+
+/** Settles with the promise, or rejects as soon as the run is stopped (a terminated worker never answers). */
+function untilStopped<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Stopped('Stopped'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new Stopped('Stopped'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function measure(name: string, start: number, end: number): void {
+  try {
+    performance.measure(name, { start, end: Math.max(start, end) });
+  } catch {
+    // A measure with a start before the page's time origin is not worth failing a run over.
+  }
+}
+
+/** The agent or worker an event is about, if any. */
+function agentOf(event: RunEvent): AgentId | undefined {
+  if (event.type === 'worker') return event.worker;
+  return 'agent' in event ? event.agent : undefined;
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export class Conversation {
+  readonly #agents: AgentPool;
+  readonly #sandbox: SandboxLines;
+  readonly #hooks: ConversationHooks;
+  readonly #clock: { timeOrigin: number; now(): number };
+  readonly #newId: () => string;
+  #run: LiveRun | null = null;
+  #controller: AbortController | undefined;
+  #setup: RunSetup | undefined;
+  #queue: TaskQueue | undefined;
+  #spawned = 0;
+  /** Spares whose life the current record already notes. */
+  readonly #sparesRecorded = new Set<AgentId>();
+  /**
+   * A subagent's events, held until its caller's `task_start` for it is recorded: the caller's
+   * worker asks for the subagent before it sends its queued events (so the worker starts sooner),
+   * but in the record the caller's task call comes first.
+   */
+  readonly #pending = new Map<AgentId, { taskId: string; queue: Array<[RunEvent, number]> }>();
+
+  constructor(deps: ConversationDeps) {
+    this.#hooks = deps.hooks ?? {};
+    this.#sandbox = deps.sandbox;
+    this.#clock = deps.clock ?? performance;
+    this.#newId = deps.newId ?? (() => crypto.randomUUID());
+    this.#agents = deps.agents((worker, phase, atEpoch) => this.#lifecycle(worker, phase, atEpoch));
+  }
+
+  /** The live record, once a prompt was run. */
+  get liveRun(): LiveRun | null {
+    return this.#run;
+  }
+
+  /** The live record's view as of its latest event, if there is one. */
+  get view(): RunView | null {
+    return this.#run?.view ?? null;
+  }
+
+  /** A run is under way. */
+  get running(): boolean {
+    return this.#controller !== undefined;
+  }
+
+  /** The spare subagent worker waiting for the next task, if there is one. */
+  get spare(): AgentId | null {
+    return this.#agents.spare;
+  }
+
+  /** The agent workers alive now (a spare included). */
+  get workers(): AgentId[] {
+    return this.#agents.live;
+  }
+
+  /** Subagents waiting for their turn now (at most `maxSubagents` run at once). */
+  get queued(): number {
+    return this.#queue?.waiting ?? 0;
+  }
+
+  /** Starts the parent's worker ahead of the next run, and the first task's spare. */
+  warm(): void {
+    this.#agents.startParent();
+    // The first task's worker at once (not in idle time): a learner may click right away.
+    if (this.#wantsSpare()) this.#agents.prepare(`subagent-${this.#spawned + 1}`);
+  }
+
+  /**
+   * Runs one prompt of the conversation in the parent's worker (a new record for the first);
+   * resolves when the run is over: finished, stopped or failed, as the record says.
+   */
+  async run(prompt: string, setup: RunSetup): Promise<void> {
+    if (this.#controller) return;
+    const controller = new AbortController();
+    this.#controller = controller;
+    this.#setup = setup;
+    const queue = new TaskQueue(setup.maxSubagents, setup.agent.limits.delegationDepth + 1);
+    this.#queue = queue;
+    const run = this.#run ?? this.#begin(prompt, setup.settings);
+    let releasePort = () => {};
+    this.#record({ type: 'run', prompt, settings: setup.settings });
+    this.#record({ type: 'status', status: { kind: 'running' } });
+    this.#noteSpare();
+    try {
+      // A stopped turn's dangling tail is not sent again: the parent's first event trims it.
+      const history = resumableHistory(run.view.parent.messages);
+      const { port, line, release } = this.#sandbox.port();
+      releasePort = release;
+      await untilStopped(
+        withLine(
+          this.#agents.runParent({ prompt, history, settings: setup.agent }, port, {
+            onEvents: (events) => this.#onEvents(events),
+            runTask: (task, calledAtEpoch) =>
+              this.#runTask(task, calledAtEpoch, controller.signal, 'parent', 1),
+          }),
+          line,
+        ),
+        controller.signal,
+      );
+      this.#record({ type: 'status', status: { kind: 'finished' } });
+    } catch (error) {
+      if (controller.signal.aborted) this.#record({ type: 'status', status: { kind: 'stopped' } });
+      else {
+        const reason = setup.reason?.(error) ?? message(error);
+        this.#record({ type: 'status', status: { kind: 'failed', reason } });
+        this.#sandbox.closeConnections();
+        this.#agents.stopAll();
+      }
+    } finally {
+      releasePort();
+      queue.close();
+      this.#releasePending();
+      this.#controller = undefined;
+      this.#setup = undefined;
+      this.#queue = undefined;
+      this.#hooks.ended?.();
+      later(() => this.#startSpare(), 2000);
+    }
+  }
+
+  /** Stops the run at once: every agent worker is terminated, queued tasks never start. */
+  stop(): void {
+    const controller = this.#controller;
+    if (!controller) return;
+    controller.abort();
+    this.#queue?.close();
+    // The sandbox first: its commands stop even if it is inside a loop that never yields.
+    this.#sandbox.closeConnections();
+    this.#agents.stopAll();
+  }
+
+  /** A fresh conversation: the next prompt begins a new record. */
+  clear(): void {
+    if (this.#controller) return;
+    this.#run = null;
+    this.#spawned = 0;
+    later(() => this.#startSpare(), 2000);
+  }
+
+  /** Terminates every worker (page teardown). */
+  dispose(): void {
+    this.stop();
+    this.#agents.stopAll();
+  }
+
+  /** Appends a page event to the live record (e.g. the sandbox's file changes), if there is one. */
+  note(event: RunEvent, at?: number): void {
+    this.#record(event, at);
+  }
+
+  /** A new record for the conversation, when its first prompt is run. */
+  #begin(prompt: string, settings: RunSettings): LiveRun {
+    const clock = this.#clock;
+    const run = new LiveRun(this.#newId(), prompt, settings, {
+      epoch: clock.timeOrigin + clock.now(),
+      now: () => clock.now(),
+    });
+    this.#run = run;
+    this.#hooks.began?.(run);
+    // The workers already alive when the record begins: the sandbox and the parent's, ahead of
+    // time (a spare is noted when the run starts: see #noteSpare).
+    this.#sparesRecorded.clear();
+    this.#record({ type: 'worker', worker: 'sandbox', phase: 'ready' });
+    for (const id of this.#agents.live) {
+      if (id !== this.#agents.spare) this.#record({ type: 'worker', worker: id, phase: 'ready' });
+    }
+    return run;
+  }
+
+  #lifecycle(worker: AgentId, phase: WorkerPhase, atEpoch: number): void {
+    this.#hooks.spareChanged?.(this.#agents.spare);
+    // A spare's life between runs is not part of the record (a run notes it when it starts);
+    // the timeline shows it from `spare` while the live end is on screen.
+    if (worker === this.#agents.spare && !this.#controller) return;
+    if (worker === this.#agents.spare) this.#sparesRecorded.add(worker);
+    this.#record({ type: 'worker', worker, phase }, atEpoch - this.#clock.timeOrigin);
+  }
+
+  /**
+   * One subagent in its own worker, asked for by `from` (the parent, or a subagent that may
+   * delegate, `depth` levels below the parent), once its turn comes; resolves with its summary,
+   * then the worker is gone.
+   */
+  async #runTask(
+    task: TaskRequest,
+    calledAtEpoch: number,
+    signal: AbortSignal,
+    from: AgentId,
+    depth: number,
+  ): Promise<string> {
+    const id = `subagent-${++this.#spawned}`;
+    const start = calledAtEpoch - this.#clock.timeOrigin;
+    const first: Message[] = task.forkFrom
+      ? forkMessages(task.forkFrom, task.prompt)
+      : [{ role: 'user', content: task.prompt }];
+    this.#pending.set(id, {
+      taskId: task.id,
+      queue: [
+        [
+          { type: 'spawn', agent: id, from, taskId: task.id, description: task.description, messages: first },
+          start,
+        ],
+      ],
+    });
+    const queue = this.#queue;
+    const setup = this.#setup;
+    if (!queue || !setup || signal.aborted) throw new Stopped('Stopped');
+    const turn = queue.take(depth);
+    if (!turn.now) {
+      // Waiting: a spare would be one worker too many (it is started again once nothing waits).
+      this.#agents.dropSpare();
+      await untilStopped(turn.started, signal);
+    }
+    let succeeded = false;
+    // The worker first, with the screen held still while it starts.
+    const worker = this.#agents.spawn(id);
+    this.#hooks.spareChanged?.(this.#agents.spare);
+    this.#hooks.starting?.(worker.ready);
+    let releasePort = () => {};
+    try {
+      // Its line to the sandbox is made while the worker starts, and does not hold up its run.
+      const { port, line, release } = this.#sandbox.port();
+      releasePort = release;
+      const { readyAtEpoch } = await untilStopped(worker.ready, signal);
+      measure('subagent:spawn', start, Math.max(start, readyAtEpoch - this.#clock.timeOrigin));
+      const request = { agent: id, prompt: task.prompt, depth, forkFrom: task.forkFrom };
+      const summary = await untilStopped(
+        withLine(
+          worker.run({ ...request, settings: setup.agent }, port, {
+            onEvents: (events) => this.#onEvents(events),
+            runTask: (inner, at) => this.#runTask(inner, at, signal, id, depth + 1),
+          }),
+          line,
+        ),
+        signal,
+      );
+      this.#record({ type: 'agent_state', agent: id, state: 'discarded', summary });
+      succeeded = true;
+      return summary;
+    } catch (error) {
+      if (!signal.aborted) this.#record({ type: 'agent_state', agent: id, state: 'failed' });
+      throw error;
+    } finally {
+      worker.terminate();
+      releasePort();
+      turn.done();
+      measure('subagent:run', start, this.#clock.now());
+      // As a task returns, the next one's worker starts now, so that it finds it ready.
+      if (succeeded && !signal.aborted) this.#startSpare();
+    }
+  }
+
+  /**
+   * The spare waiting for this run's first task, in the record: a row of its own in the timeline
+   * until a task takes it.
+   */
+  #noteSpare(): void {
+    const spare = this.#agents.spare;
+    if (!spare || this.#sparesRecorded.has(spare)) return;
+    this.#sparesRecorded.add(spare);
+    this.#record({ type: 'worker', worker: spare, phase: this.#agents.isReady(spare) ? 'ready' : 'created' });
+  }
+
+  /**
+   * Starts the next subagent's worker now, so that the next task (in this run or the next one)
+   * finds it ready; not while tasks wait for a turn, nor when it would be one worker too many.
+   */
+  #startSpare(): void {
+    if (!this.#wantsSpare()) return;
+    const queue = this.#queue;
+    if (queue && !queue.roomForSpare) return;
+    this.#agents.prepare(`subagent-${this.#spawned + 1}`);
+  }
+
+  #wantsSpare(): boolean {
+    return this.#hooks.wantsSpare?.() ?? true;
+  }
+
+  /** A batch checked where it arrived (src/page/agent-hosts.ts). */
+  #onEvents(batch: WorkerEvent[]): void {
+    for (const event of batch) {
+      if (event.type === 'timing') this.#hooks.timing?.(event);
+      else this.#record(this.#setup?.scrub?.(event) ?? event);
+    }
+  }
+
+  /** Appends an event to the live record (stamped now, or at a page time). */
+  #record(event: RunEvent, at?: number): void {
+    const run = this.#run;
+    if (!run) return;
+    const pending = this.#pending.get(agentOf(event) ?? '');
+    if (pending) {
+      pending.queue.push([event, at ?? this.#clock.now()]);
+      return;
+    }
+    run.append(event, at);
+    if (event.type === 'task_start') this.#releasePending((p) => p.taskId === event.id);
+    this.#hooks.recorded?.(event);
+  }
+
+  /** Records the held events of the subagents that match (all of them at the end of a run). */
+  #releasePending(match: (pending: { taskId: string }) => boolean = () => true): void {
+    for (const [id, pending] of this.#pending) {
+      if (!match(pending)) continue;
+      this.#pending.delete(id);
+      for (const [event, at] of pending.queue) this.#record(event, at);
+    }
+  }
+}

@@ -1,0 +1,263 @@
+/**
+ * The next run's settings, and the screen's language: the model (Settings dialog, where each value is kept: model-settings.ts),
+ * the relay, Test connection, the key question, the context mode and the loop limits, and how many
+ * subagents may run at once. What a run is given is taken from here when it starts (`forRun`):
+ * settings changed during a run apply to the next.
+ */
+import { LIMITS } from '../core/tools';
+import {
+  CONTEXT_MODES,
+  limitProblem,
+  REFERENCE_LIMITS,
+  SUBAGENTS_AT_ONCE,
+  subagentsAtOnceProblem,
+  type ContextMode,
+  type LoopLimits,
+} from '../core/variants';
+import { probeRelay, RELAY_PATH } from '../models/relay';
+import type { RunSetup } from '../page/conversation';
+import type { RunEvent } from '../run/record';
+import {
+  DEFAULTS,
+  hostOf,
+  keyGoesElsewhere,
+  loadSettings,
+  modelConfig,
+  originOf,
+  saveSettings,
+  scrub,
+  settingsProblem,
+  type ModelSettings,
+} from '../settings/model-settings';
+import { chooseLanguage } from '../settings/language';
+import { DEFAULT_MODEL, type UrlSettings } from '../settings/url-settings';
+import { t } from './i18n';
+import { storedLanguage, useLanguage } from './language.svelte';
+import { say, settingsSentence, type Sentence } from './sentence';
+
+export class Settings {
+  /** The Settings dialog's values (see model-settings.ts for where each one is kept). */
+  modelSettings = $state.raw<ModelSettings>(DEFAULTS);
+  /**
+   * Whether this page's server relays API calls (`npm start`, `vite preview`): known once
+   * /relay/health answers; a static host has no relay.
+   */
+  relay = $state<'checking' | 'available' | 'unavailable'>('checking');
+  /** Set while the learner is asked whether the key may go to a host it was not saved for. */
+  keyQuestion = $state.raw<{ savedFor: string; sendTo: string } | null>(null);
+  /** How the next run splits the parent's work (URL `context`; see setContext). */
+  context = $state<ContextMode>('isolated');
+  /** The next run's loop limits (URL `cap`, `cut`, `maxTokens`, `depth`; see setLimits). */
+  limits = $state.raw<LoopLimits>(REFERENCE_LIMITS);
+  /**
+   * How many subagents of a run may work at once (URL `parallel`): a limit on the machine, not a
+   * teaching variant; the model sees the same either way, further tasks wait their turn.
+   */
+  subagentsAtOnce = $state<number>(SUBAGENTS_AT_ONCE.default);
+
+  readonly #url: UrlSettings;
+  readonly #relayProbe: Promise<boolean>;
+  #answerKeyQuestion: ((send: boolean) => void) | undefined;
+
+  readonly #onSaved: () => void;
+
+  /** `onSaved`: the settings were saved (a notice about them may be out of date). */
+  constructor(url: UrlSettings, onSaved: () => void = () => {}) {
+    this.#url = url;
+    this.#onSaved = onSaved;
+    useLanguage(
+      chooseLanguage({ url: url.lang, stored: storedLanguage(), browser: navigator.languages ?? [] }),
+    );
+    this.#relayProbe = probeRelay(location.origin).then((available) => {
+      this.relay = available ? 'available' : 'unavailable';
+      return available;
+    });
+    this.modelSettings = loadSettings(storage(), url);
+    this.context = url.context;
+    this.limits = { ...REFERENCE_LIMITS, ...url.limits };
+    this.subagentsAtOnce = url.subagentsAtOnce ?? SUBAGENTS_AT_ONCE.default;
+  }
+
+  get modelLabel(): string {
+    const { provider, model, baseURL } = this.modelSettings;
+    if (provider === 'demo') return t('badge.demoModel');
+    const host = /^https?:\/\/([^/?#]+)/.exec(baseURL)?.[1] ?? baseURL;
+    return host === 'api.anthropic.com' ? `${model} (Anthropic API)` : `${model} (${host})`;
+  }
+
+  /** The API key as saved: never part of anything recorded or exported. */
+  get key(): string {
+    return this.modelSettings.apiKey;
+  }
+
+  /** Keeps the Settings dialog's values; the key is stored only if the learner asked for it. */
+  save(values: ModelSettings): void {
+    const apiKey = values.apiKey.trim();
+    this.modelSettings = {
+      ...values,
+      apiKey,
+      baseURL: values.baseURL.trim(),
+      model: values.model.trim(),
+      // Saved with the key and the base URL side by side (the dialog names the key's host), the
+      // key now belongs to that endpoint.
+      keyOrigin: apiKey ? originOf(values.baseURL) : '',
+    };
+    saveSettings(storage(), this.modelSettings);
+    this.#onSaved();
+  }
+
+  /** What keeps the saved settings from running, or null. */
+  get problem(): Sentence | null {
+    const problem = settingsProblem(this.modelSettings);
+    return problem ? settingsSentence(problem) : null;
+  }
+
+  /** Where this page's relay answers, once it did; null on a static host. */
+  #relayURL(): string | null {
+    return this.relay === 'available' ? `${location.origin}${RELAY_PATH}` : null;
+  }
+
+  /**
+   * Settings' "Test connection": one tiny call with the dialog's values (through the relay if
+   * ticked), as a sentence: works, with the model that answered, or why not. The key is never
+   * part of the sentence, and a saved key is not sent to another host than its own before Save.
+   */
+  async testConnection(values: ModelSettings, signal?: AbortSignal): Promise<{ ok: boolean; text: string }> {
+    const relayAvailable = await this.#relayProbe;
+    const problem = settingsProblem(values, relayAvailable);
+    if (problem) return { ok: false, text: say(settingsSentence(problem)) };
+    const saved = this.modelSettings;
+    const apiKey = values.apiKey.trim();
+    if (apiKey === saved.apiKey && saved.keyOrigin && originOf(values.baseURL) !== saved.keyOrigin) {
+      return {
+        ok: false,
+        text: t('settings.testKeyElsewhere', {
+          savedFor: hostOf(saved.keyOrigin),
+          host: hostOf(values.baseURL),
+        }),
+      };
+    }
+    const config = modelConfig({ ...values, thinking: false }, this.#url.speed, this.#relayURL());
+    if (config.provider !== 'anthropic') return { ok: false, text: t('settings.testDemo') };
+    try {
+      // Loaded on demand: the page needs the SDK only for this check.
+      const { AnthropicModel } = await import('../models/anthropic');
+      const { model } = await new AnthropicModel({ ...config, maxRetries: 0 }).ping(signal);
+      const host = hostOf(values.baseURL);
+      const works = config.relayURL ? 'settings.testWorksRelayed' : 'settings.testWorks';
+      return { ok: true, text: scrub(t(works, { model, host }), apiKey) };
+    } catch (error) {
+      return { ok: false, text: scrub(t('settings.testFailed', { reason: message(error) }), apiKey) };
+    }
+  }
+
+  /**
+   * Whether a run may start with these settings: null if so, else why not, as a notice (a
+   * problem with the settings, or the learner declined to send the key to another host), or
+   * false while the key question is already asked.
+   */
+  async mayRun(): Promise<Sentence | null | false> {
+    const relayAvailable = this.modelSettings.relay ? await this.#relayProbe : true;
+    const problem = settingsProblem(this.modelSettings, relayAvailable);
+    if (problem) return settingsSentence(problem);
+    if (this.keyQuestion) return false;
+    const elsewhere = keyGoesElsewhere(this.modelSettings);
+    if (!elsewhere) return null;
+    if (!(await this.#askToSendKey(elsewhere))) return { key: 'keyQuestion.declined', params: elsewhere };
+    // For this page load only: the stored key stays bound to the host it was saved for.
+    this.modelSettings = { ...this.modelSettings, keyOrigin: originOf(this.modelSettings.baseURL) };
+    return null;
+  }
+
+  /** Asks (KeyQuestionDialog) whether the key may go to a host it was not saved for. */
+  #askToSendKey(question: { savedFor: string; sendTo: string }): Promise<boolean> {
+    this.keyQuestion = question;
+    return new Promise<boolean>((resolve) => {
+      this.#answerKeyQuestion = resolve;
+    });
+  }
+
+  /** The learner's answer to `keyQuestion`: send the key to that host for this run, or not. */
+  answerKeyQuestion(send: boolean): void {
+    const answer = this.#answerKeyQuestion;
+    this.#answerKeyQuestion = undefined;
+    this.keyQuestion = null;
+    answer?.(send);
+  }
+
+  /** Chooses how the next run splits the parent's work; anything but a known mode is ignored. */
+  setContext(mode: ContextMode): void {
+    if (CONTEXT_MODES.includes(mode)) this.context = mode;
+  }
+
+  /** Changes the next run's limits; a value out of its range is not taken, and said why. */
+  setLimits(changes: Partial<LoopLimits>): string[] {
+    const problems: string[] = [];
+    const next = { ...this.limits };
+    for (const [key, value] of Object.entries(changes) as Array<[keyof LoopLimits, number]>) {
+      const problem = limitProblem(key, value);
+      if (problem) problems.push(problem);
+      else next[key] = value;
+    }
+    this.limits = next;
+    return problems;
+  }
+
+  /** Changes how many subagents may work at once; a value out of its range is not taken. */
+  setSubagentsAtOnce(value: number): string | undefined {
+    const problem = subagentsAtOnceProblem(value);
+    if (!problem) this.subagentsAtOnce = value;
+    return problem;
+  }
+
+  /** What a run starting now is given: settings for its record and its workers, never the key in the record. */
+  forRun(sandbox: { label: string; workdir: string }): RunSetup {
+    const { provider, model, baseURL, apiKey } = this.modelSettings;
+    const { context, limits } = this;
+    return {
+      settings: {
+        provider,
+        model: provider === 'demo' ? 'demo' : model,
+        ...(provider === 'anthropic' ? { baseURL } : {}),
+        sample: this.#url.sample,
+        sandbox: sandbox.label || this.#url.sandbox,
+        context,
+        limits,
+      },
+      agent: {
+        model: modelConfig(this.modelSettings, this.#url.speed, this.#relayURL()),
+        modelName: provider === 'demo' ? DEFAULT_MODEL : model,
+        workdir: sandbox.workdir,
+        bashTimeoutMs: LIMITS.bashTimeoutMs,
+        context,
+        limits,
+      },
+      maxSubagents: this.subagentsAtOnce,
+      scrub: (event) => scrubbed(event, apiKey),
+      reason: (error) => scrub(message(error), apiKey),
+    };
+  }
+}
+
+/** An event as recorded: the API key is scrubbed from what a worker reports (errors, retries). */
+function scrubbed(event: RunEvent, key: string): RunEvent {
+  if (!key) return event;
+  if (event.type === 'error') return { ...event, error: scrub(event.error, key) };
+  if (event.type === 'stream' && event.event.type === 'retrying') {
+    return { ...event, event: { ...event.event, reason: scrub(event.event.reason, key) } };
+  }
+  return event;
+}
+
+export function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** localStorage when the page may use it (it throws in some privacy modes). */
+function storage(): Storage | undefined {
+  try {
+    return globalThis.localStorage;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * What the e2e specs and the bench read of the page's internals, as `window.__s04`: only in a
+ * test build (`vite build --mode test`, see App.svelte); a production build has none of it
+ * (src/ui/production-build.test.ts checks).
+ */
+import type { RecordOrigin, RunRecord } from '../run/record';
+import type { Playground } from './playground.svelte';
+
+/** `window.__s04`: the paths the specs and scripts/bench.mjs use. */
+export function exposeForTests(playground: Playground): void {
+  const { viewer, conversation, sandbox } = playground;
+  const hook = {
+    get record() {
+      return viewer.record;
+    },
+    get shown() {
+      return viewer.shown;
+    },
+    get steps() {
+      return viewer.steps;
+    },
+    get opened() {
+      return viewer.opened;
+    },
+    get notice() {
+      return playground.notice;
+    },
+    get comparison() {
+      return playground.comparison;
+    },
+    get sandbox() {
+      return sandbox;
+    },
+    /** The spare subagent worker waiting for the next task, if there is one. */
+    get spareWorker() {
+      return conversation.spare;
+    },
+    /** The live agent workers. */
+    get liveWorkers() {
+      return conversation.workers;
+    },
+    exportRun: () => viewer.exportRun(),
+    readFile: (path: string) => sandbox.readFile(path),
+    importFile: (file: File) => viewer.importFile(file),
+    open: (record: RunRecord, origin: RecordOrigin) => viewer.open(record, origin),
+    stepTo: (step: number) => viewer.stepTo(step),
+    closeOpened: () => viewer.closeOpened(),
+  };
+  (window as unknown as { __s04: typeof hook }).__s04 = hook;
+}

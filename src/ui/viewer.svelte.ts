@@ -1,0 +1,151 @@
+/**
+ * What the screen shows of a run: the live view, or any step of the live record or of a record
+ * opened from History, a file or the example (read-only); stepping, playback, import and export.
+ */
+import type { AgentId } from '../core/messages';
+import { MAX_RECORD_BYTES, parseRecord } from '../run/check';
+import { agentTotals, modelCalls } from '../run/measures';
+import type { RecordOrigin, RunRecord } from '../run/record';
+import type { RunView } from '../run/reduce';
+import { Replay } from '../run/replay';
+import { scrub } from '../settings/model-settings';
+import { Playback } from './playback.svelte';
+import type { Recorder } from './recorder.svelte';
+import { sentenceOf, type Sentence } from './sentence';
+
+/** A record opened from History, a file or the example: viewed and stepped through, read-only. */
+interface Opened {
+  record: RunRecord;
+  origin: RecordOrigin;
+  replay: Replay;
+}
+
+/** What the viewer needs of the page around it. */
+export interface Screen {
+  readonly running: boolean;
+  /** The API key (never part of an export). */
+  readonly settings: { readonly key: string };
+  /** A message for the user (a file that cannot be opened), or null. */
+  notice: Sentence | null;
+}
+
+export class Viewer {
+  readonly #recorder: Recorder;
+  readonly #screen: Screen;
+  readonly playback: Playback;
+  /** A record opened to look at instead of the live conversation. */
+  opened = $state.raw<Opened | null>(null);
+  /** The step shown, or null for the end (following a live run as it goes). */
+  step = $state<number | null>(null);
+  /** How many steps the shown record has. */
+  steps = $derived.by(() => (this.opened ? this.opened.replay.steps : this.#recorder.steps));
+  /** What the screen shows: the live view, or any step of the live or opened record. */
+  shown = $derived.by((): RunView => {
+    const opened = this.opened;
+    const step = this.step;
+    if (opened) return opened.replay.at(step ?? opened.replay.steps);
+    void this.#recorder.steps;
+    const replay = this.#recorder.replay;
+    if (step === null || !replay) return this.#recorder.live;
+    return replay.at(step);
+  });
+  /** Every model call of the shown record with its context (the chart, the per-agent totals). */
+  calls = $derived.by(() => {
+    void this.#recorder.measured; // a live record grows in place
+    const record = this.record;
+    return record ? modelCalls(record) : { calls: [], tasks: [] };
+  });
+  /** The shown record is the live one and it is at its end. */
+  atLive = $derived(this.opened === null && this.step === null);
+
+  constructor(recorder: Recorder, screen: Screen) {
+    this.#recorder = recorder;
+    this.#screen = screen;
+    this.playback = new Playback(this);
+  }
+
+  /** The record on screen: the opened one, or the live conversation's. */
+  get record(): RunRecord | null {
+    return this.opened?.record ?? this.#recorder.record;
+  }
+
+  get origin(): RecordOrigin {
+    return this.opened?.origin ?? { kind: 'live' };
+  }
+
+  /** Calls, input, output and cache tokens of one agent up to the shown step. */
+  agentTotals(agent: AgentId) {
+    return agentTotals(this.calls.calls, this.shown, agent);
+  }
+
+  /** Shows the run as it was after `step` steps (clamped); the end of a live run follows it. */
+  stepTo(step: number): void {
+    const last = this.steps;
+    const next = Math.max(0, Math.min(Math.round(step), last));
+    this.step = next === last && !this.opened && this.#screen.running ? null : next;
+  }
+
+  stepBy(delta: number): void {
+    this.stepTo((this.step ?? this.steps) + delta);
+  }
+
+  /** Back to the end of the live run, following it. */
+  goLive(): void {
+    this.playback.pause();
+    this.closeOpened();
+    this.step = null;
+  }
+
+  /** Shows the run at the step of one of its events (a segment clicked in the timeline). */
+  stepToEvent(index: number): void {
+    const replay = this.opened?.replay ?? this.#recorder.replay;
+    if (!replay) return;
+    this.playback.pause();
+    this.step = replay.stepOfEvent(index);
+  }
+
+  /** The record's time of a step, in ms since it started. */
+  timeOf(step: number): number {
+    return (this.opened?.replay ?? this.#recorder.replay)?.timeOf(step) ?? 0;
+  }
+
+  /** Shows a record read-only, at its end. */
+  open(record: RunRecord, origin: RecordOrigin): void {
+    this.playback.pause();
+    this.opened = { record, origin, replay: new Replay(record.events) };
+    this.step = null;
+    this.#screen.notice = null;
+  }
+
+  closeOpened(): void {
+    if (!this.opened) return;
+    this.playback.pause();
+    this.opened = null;
+    this.step = null;
+  }
+
+  /** Opens a run file (button or drop); a bad file changes nothing but the notice. */
+  async importFile(file: File): Promise<void> {
+    try {
+      const record = parseRecord(await readText(file), file.size);
+      this.open(record, { kind: 'file', name: file.name });
+    } catch (error) {
+      this.#screen.notice = {
+        key: 'notice.cannotOpen',
+        params: { name: file.name, reason: sentenceOf(error) },
+      };
+    }
+  }
+
+  /** The record on screen as JSON; the API key is never part of it. */
+  exportRun(): string {
+    const record = this.record;
+    if (!record) throw new Error('There is no run to export yet');
+    return scrub(JSON.stringify(record), this.#screen.settings.key);
+  }
+}
+
+/** A file's text; over the size limit it is not read at all (parseRecord refuses it by size). */
+function readText(file: File): Promise<string> {
+  return file.size > MAX_RECORD_BYTES ? Promise.resolve('') : file.text();
+}

@@ -1,0 +1,109 @@
+/**
+ * Work done ahead so that a learner's click waits for nothing: the sandbox's boot and the
+ * parent's worker, the spare subagent worker (the conversation starts it and names it:
+ * src/page/conversation.ts; shown on screen from here), python3's runtime loaded in idle time on
+ * the python sample, and the other languages' strings.
+ */
+import type { AgentId } from '../core/messages';
+import type { Conversation } from '../page/conversation';
+import { bootFailure, type SandboxSession } from '../page/sandbox-session.svelte';
+import type { RunStatus } from '../run/record';
+import { later } from '../run/later';
+import { LANGUAGES } from '../settings/language';
+import type { UrlSettings } from '../settings/url-settings';
+import { loadLanguage } from './i18n';
+
+/** python3's idle-time load starts this long after the sandbox is ready (see #preloadPython)... */
+const PRELOAD_AFTER_MS = 2500;
+/** ...in the first idle moment, or after this much more at the latest. */
+const PRELOAD_IDLE_MS = 3000;
+
+/** The browser asks pages to save data: nothing is downloaded ahead of its use. */
+function saveData(): boolean {
+  return (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true;
+}
+
+export class Warmup {
+  /** Before any run: the sandbox is starting, ready, or failed to start. */
+  boot = $state.raw<RunStatus>({ kind: 'booting' });
+  /** The subagent worker started ahead for the next task, waiting for it, if there is one. */
+  spare = $state<AgentId | null>(null);
+
+  readonly #url: UrlSettings;
+  readonly #sandbox: SandboxSession;
+  readonly #conversation: () => Conversation;
+  readonly #running: () => boolean;
+  /** Set when python3's idle-time load waits for the run under way to end. */
+  #preloadAfterRun = false;
+  /** The page's work ahead (python3, the other languages) is scheduled once. */
+  #aheadScheduled = false;
+
+  constructor(
+    url: UrlSettings,
+    sandbox: SandboxSession,
+    conversation: () => Conversation,
+    running: () => boolean,
+  ) {
+    this.#url = url;
+    this.#sandbox = sandbox;
+    this.#conversation = conversation;
+    this.#running = running;
+  }
+
+  /** Boots the sandbox once, then starts the parent's worker ahead of the first run. */
+  async start(): Promise<void> {
+    try {
+      await this.#sandbox.boot();
+      if (this.boot.kind === 'booting') this.boot = { kind: 'idle' };
+      this.#conversation().warm();
+      this.#sandboxReady();
+    } catch (error) {
+      this.boot = { kind: 'failed', reason: bootFailure(error) };
+      throw error;
+    }
+  }
+
+  /**
+   * python3 is still to load ahead in this page (waiting for its moment, or loading). Other work
+   * ahead that wants the machine (the service worker's install of the whole build) waits for it:
+   * side by side on two cores, Pyodide's load took 8.2 s instead of 5.4.
+   */
+  get pythonAhead(): boolean {
+    const sandbox = this.#sandbox;
+    return this.#url.sample === 'python' && sandbox.offline && !sandbox.pythonSettled && !saveData();
+  }
+
+  /** Once a page, when the sandbox is ready: python3 and the other languages, in idle time. */
+  #sandboxReady(): void {
+    if (this.#aheadScheduled) return;
+    this.#aheadScheduled = true;
+    setTimeout(() => later(() => this.#preloadPython(), PRELOAD_IDLE_MS), PRELOAD_AFTER_MS);
+    // The other languages' strings, in idle time: a switch then waits for no fetch.
+    later(() => LANGUAGES.forEach((language) => void loadLanguage(language).catch(() => {})), 5000);
+  }
+
+  /** python3's load ahead yields to a run: stopped now, started again after it. */
+  runStarting(): void {
+    if (this.#sandbox.cancelPreload()) this.#preloadAfterRun = true;
+  }
+
+  runEnded(): void {
+    if (this.#preloadAfterRun) later(() => this.#preloadPython(), PRELOAD_IDLE_MS);
+  }
+
+  /**
+   * On the python sample, python3's runtime loads in idle time once the page has settled, so
+   * that prompt 3's check does not wait seconds for Pyodide. It is off the critical path (its own
+   * worker), it waits for a run under way to end, and it is skipped when the browser asks to save
+   * data: then the first python3 loads it, as before.
+   */
+  #preloadPython(): void {
+    if (this.#url.sample !== 'python' || this.#sandbox.pythonUsed || saveData()) return;
+    if (this.#running()) {
+      this.#preloadAfterRun = true;
+      return;
+    }
+    this.#preloadAfterRun = false;
+    this.#sandbox.preloadPython();
+  }
+}
