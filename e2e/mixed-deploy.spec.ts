@@ -4,14 +4,16 @@
  * serving the next build. The worker the page then registers is the next build's; it must not take
  * over the page (src/workers/service-worker.ts, CLAIM): the page loads only its own build's files
  * and offers the next build as "Update available". Its own chunks are gone from the host, so a
- * part loaded on demand (the example) is said to be missing, with the reload offered.
+ * part loaded on demand (the example) is said to be missing, with the reload offered. And a
+ * deploy landing while the first build's worker installs must not leave that worker with the next
+ * build's index.html, kept as its own.
  *
  * Served by scripts/serve-static.mjs with the isolation headers (so the page does not reload to
  * become isolated): first dist/ (playwright.config.ts builds it), then a second build made here
  * (e2e/mixed-deploy.config.ts: one line more in the page's entry).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -70,8 +72,8 @@ test('a build deployed before the first visit’s worker installed is offered as
   // The worker the page registers now is the next build's: it installs, and takes nothing over.
   await expect.poll(() => activeWorker(page), { timeout: 60_000 }).toBe('activated');
   const notice = page.getByRole('region', { name: 'Update available' });
+  // (Its text may already say that a part could not be loaded: the page loads some on its own.)
   await expect(notice).toBeVisible({ timeout: 15_000 });
-  await expect(notice).toContainText('A new version of the playground is ready.');
   await expect(page.getByText(/^Saved for offline use/)).toHaveCount(0);
   expect(await controlled(page)).toBe(false);
   expect(await build(page)).toBe('first');
@@ -98,4 +100,50 @@ test('a build deployed before the first visit’s worker installed is offered as
   await dialog.getByRole('button', { name: 'Open the example' }).click();
   await expect(page.getByRole('note')).toContainText('the example');
   await expect(status(page)).toHaveText(/^Finished/);
+});
+
+test('a deploy landing while the first worker installs: it does not keep the next build’s page as its own', async ({
+  page,
+  context,
+  watch,
+}) => {
+  test.setTimeout(150_000);
+  watch.allow(/Failed to load resource: the server responded with a status of 404/);
+  // A host that keeps the files of earlier deploys: only index.html tells the builds apart.
+  const union = join(work, 'union');
+  cpSync(second, union, { recursive: true });
+  cpSync(join(FIRST, 'assets'), join(union, 'assets'), { recursive: true, force: false });
+  server.serve(FIRST);
+  // The installing worker's fetch of index.html is held until the deploy has landed.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let asked = false;
+  await context.route('**/index.html', async (route) => {
+    if (route.request().serviceWorker()) {
+      asked = true;
+      await held;
+    }
+    await route.continue();
+  });
+
+  await page.goto(`${server.url}?speed=instant`);
+  await expect(status(page)).toHaveText(/^Idle/);
+  await expect.poll(() => asked, { timeout: 60_000 }).toBe(true);
+  server.serve(union); // deployed
+  release();
+  await expect(
+    page.getByText(
+      'Offline use is off: the service worker could not start (its files could not all be saved). The playground runs from the network.',
+    ),
+  ).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText(/^Saved for offline use/)).toHaveCount(0);
+  expect(await activeWorker(page)).toBe('none');
+  expect(await build(page)).toBe('first');
+
+  // The next load is the next build, and its own worker keeps it.
+  await context.unrouteAll();
+  await page.reload();
+  await expect.poll(() => build(page), { timeout: 20_000 }).toBe('second');
+  await expect(page.getByText(/^Saved for offline use/)).toBeVisible({ timeout: 60_000 });
+  expect(await controlled(page)).toBe(true);
 });

@@ -348,7 +348,7 @@ export class Playground {
         ),
       };
     } catch (error) {
-      return { ok: false, text: scrub(t('settings.testFailed', { reason: message(error) }), apiKey) };
+      return { ok: false, text: scrub(t('settings.testFailed', { reason: say(sentenceOf(error)) }), apiKey) };
     }
   }
 

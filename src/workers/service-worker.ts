@@ -102,12 +102,33 @@ function checkedKeeping(integrityOf: IntegrityOf): WorkboxPlugin {
   };
 }
 
+/**
+ * index.html is kept only if its entry script (its first module script) is a file of this build.
+ * It has no hash to refuse other bytes by: a deploy that lands while this worker installs would
+ * otherwise leave it with the next build's page, kept as its own ("Saved for offline use") and
+ * served offline without its files. Refused, the install fails and is tried again on the next
+ * visit. A script a host adds to the page (analytics) is not the first module script.
+ */
+const ownPage: WorkboxPlugin = {
+  cacheWillUpdate: async ({ request, response }) => {
+    if (new URL(request.url).pathname !== `${scope.pathname}index.html`) return response;
+    const entry = /<script\b(?=[^>]*\btype="module")[^>]*\bsrc="([^"]+)"/.exec(await response.clone().text());
+    if (entry && precache.getCacheKeyForURL(new URL(entry[1], request.url).href) !== undefined)
+      return response;
+    console.warn(
+      `Not keeping a page of another build: ${entry?.[1] ?? 'no entry script'} is not a file of this one`,
+    );
+    return null;
+  },
+};
+
 const precache: PrecacheController = new PrecacheController({
   // The plugin sees a file's URL when fetching it and its cache key (URL + revision) when reading.
   plugins: [
     checkedKeeping((url): string | undefined =>
       precache.getIntegrityForCacheKey(precache.getCacheKeyForURL(url) ?? url),
     ),
+    ownPage,
   ],
 });
 precache.addToCacheList(self.__WB_MANIFEST);
