@@ -2,10 +2,14 @@ import { settings, startAgentsAfterFirstScreen } from './boot';
 import { mount } from 'svelte';
 import { chooseLanguage } from './settings/language';
 import App from './ui/App.svelte';
+import { watchChunkFailures } from './ui/chunk-failures.svelte';
 import { loadLanguage } from './ui/i18n';
 import { loadMarkdown } from './ui/markdown.svelte';
 import { storedLanguage } from './ui/language.svelte';
 import './ui/app.css';
+
+// Before any part of the page is loaded on demand: one that cannot be is said, and the reload offered.
+watchChunkFailures(window);
 
 // The first screen is in the learner's language from its first paint: Chinese and Japanese are
 // chunks of their own, fetched alongside (English is in this script).

@@ -5,7 +5,11 @@
  *
  *   start() ─ no service workers / not https / register() fails ──► network-only (a line says why)
  *     │ registered
- *     ├─ first install: installing ──► ready ("Saved for offline use")
+ *     ├─ first install: installing ──► active
+ *     ├─ active: the page asks it to take it over (CLAIM, naming the page's script)
+ *     │     of this build ──► ready ("Saved for offline use" on the first install)
+ *     │     of another (deployed after this page loaded) ──► update: "Update available" + Reload;
+ *     │     the page keeps loading its own files from the network, never the worker's
  *     ├─ page not cross-origin isolated (no COOP/COEP from the host) once the worker is active:
  *     │     reload once, so the page is served by the worker, which adds the headers.
  *     │     Guarded by a sessionStorage flag: a page that reloaded for this and is still not
@@ -20,9 +24,12 @@
  */
 import { later } from '../run/later';
 import {
+  CLAIM,
   RUNS,
   SERVICE_WORKER_FILE,
   SKIP_WAITING,
+  type ClaimAnswer,
+  type ClaimMessage,
   type RunsMessage,
 } from '../workers/service-worker-protocol';
 
@@ -54,6 +61,8 @@ export interface ServiceWorkerEnvironment {
   reload(): void;
   /** Where the app is served from: the worker's file and scope are there. */
   base: string;
+  /** The page's entry script (absolute URL): which build the page is (ClaimMessage). */
+  script: string;
 }
 
 /** Set just before the page reloads to become isolated; read (and cleared) by the next load. */
@@ -64,6 +73,8 @@ export const ISOLATION_REFUSED = 's04:isolation-refused';
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
 /** If the waiting worker never takes over (another tab's did, or it failed), reload anyway. */
 const TAKE_OVER_TIMEOUT_MS = 3000;
+/** How long the page waits for the active worker's answer to CLAIM. */
+const CLAIM_ANSWER_MS = 10_000;
 
 function browserSession(): ServiceWorkerEnvironment['session'] {
   try {
@@ -84,6 +95,7 @@ export function browserEnvironment(): ServiceWorkerEnvironment {
     session: browserSession(),
     reload: () => location.reload(),
     base: import.meta.env.BASE_URL,
+    script: entryScript(),
   };
 }
 
@@ -139,6 +151,12 @@ export class ServiceWorkerHost {
       this.offline = { kind: 'installing' };
       const installed = await activated(registration);
       if (installed !== true) return this.#networkOnly('failed', installed);
+    }
+    // A worker of another build (a deploy landed before it was fetched) is this page's update.
+    if (!(await ofThisBuild(registration, env.script))) {
+      this.offline = { kind: 'off' };
+      this.update = true;
+      return;
     }
     this.offline = { kind: 'ready', justInstalled: firstInstall };
     if (!env.isolated) this.#isolate(reloadedBefore);
@@ -216,6 +234,35 @@ export class ServiceWorkerHost {
     });
     this.#timer = setInterval(() => registration.update().catch(() => {}), UPDATE_CHECK_MS);
   }
+}
+
+/**
+ * The page's entry script: the module script index.html loads (its hashed name changes with any
+ * file of the build it loads), else this module's own chunk.
+ */
+function entryScript(): string {
+  return document.querySelector<HTMLScriptElement>('script[type="module"][src]')?.src ?? import.meta.url;
+}
+
+/**
+ * Whether the registration's active worker is of the page's build, asked with CLAIM (the worker
+ * then controls the page). A worker that does not answer predates the question: as before, yes.
+ */
+function ofThisBuild(registration: ServiceWorkerRegistration, script: string): Promise<boolean> {
+  const worker = registration.active;
+  if (!worker) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    const done = (ours: boolean) => {
+      clearTimeout(timer);
+      channel.port1.close();
+      resolve(ours);
+    };
+    const timer = setTimeout(() => done(true), CLAIM_ANSWER_MS);
+    channel.port1.onmessage = (event: MessageEvent<ClaimAnswer>) => done(event.data?.ours !== false);
+    const message: ClaimMessage = { type: CLAIM, script };
+    worker.postMessage(message, [channel.port2]);
+  });
 }
 
 /** Resolves true once the registration's first worker is active, or with why it never will be. */

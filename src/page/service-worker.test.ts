@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { RUNS, SKIP_WAITING } from '../workers/service-worker-protocol';
+import { CLAIM, RUNS, SKIP_WAITING, type ClaimMessage } from '../workers/service-worker-protocol';
 import {
   ISOLATION_REFUSED,
   RELOADED_FOR_ISOLATION,
@@ -8,14 +8,23 @@ import {
   type ServiceWorkerEnvironment,
 } from './service-worker.svelte';
 
+/** The page's entry script, which says its build (ClaimMessage). */
+const SCRIPT = 'https://example.test/s04/assets/index-first.js';
+
 /** A service worker as the page sees it: a state, and messages posted to it. */
 class FakeWorker extends EventTarget {
   posted: unknown[] = [];
+  /** The scripts of the pages that asked to be taken over (CLAIM). */
+  claims: string[] = [];
+  /** Of another build than the page's: it answers CLAIM with no. */
+  foreign = false;
   constructor(public state: ServiceWorkerState) {
     super();
   }
-  postMessage(message: unknown): void {
-    this.posted.push(message);
+  postMessage(message: unknown, transfer?: Transferable[]): void {
+    if ((message as { type?: unknown }).type !== CLAIM) return void this.posted.push(message);
+    this.claims.push((message as ClaimMessage).script);
+    (transfer?.[0] as MessagePort).postMessage({ ours: !this.foreign });
   }
   to(state: ServiceWorkerState): void {
     this.state = state;
@@ -62,6 +71,7 @@ function environment(
     session: memorySession(),
     reload,
     base: '/s04/',
+    script: SCRIPT,
     ...overrides,
     container: overrides.container as unknown as ServiceWorkerContainer | undefined,
   } satisfies ServiceWorkerEnvironment;
@@ -73,13 +83,12 @@ function firstVisit() {
   const registration = new FakeRegistration();
   registration.installing = new FakeWorker('installing');
   const container = new FakeContainer(async () => registration);
-  /** The install finishes: the worker activates and claims the page. */
+  /** The install finishes: the worker activates (it takes the page over when asked, CLAIM). */
   const activate = () => {
     const worker = registration.installing!;
     registration.installing = null;
     registration.active = worker;
     worker.to('activated');
-    container.controller = worker;
   };
   return { registration, container, activate };
 }
@@ -88,7 +97,8 @@ const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('ServiceWorkerHost', () => {
   it('registers the worker beside the page, under the base path, and reports the first install', async () => {
-    const { container, activate } = firstVisit();
+    const { registration, container, activate } = firstVisit();
+    const worker = registration.installing!;
     const host = new ServiceWorkerHost(environment({ container }).env);
     const started = host.start();
     await flush();
@@ -96,10 +106,46 @@ describe('ServiceWorkerHost', () => {
     expect(host.offline).toEqual({ kind: 'installing' });
     activate();
     await started;
+    expect(worker.claims).toEqual([SCRIPT]); // of the page's build: it takes the page over
     expect(host.offline).toEqual({ kind: 'ready', justInstalled: true });
     expect(host.isolation).toBe('isolated');
     expect(host.update).toBe(false);
     host.dispose();
+  });
+
+  describe('a first install of another build (deployed after the page loaded, before its worker was fetched)', () => {
+    it('is not "Saved for offline use" but "Update available"; Reload loads that build', async () => {
+      const { registration, container, activate } = firstVisit();
+      const worker = registration.installing!;
+      worker.foreign = true;
+      const { env, reload } = environment({ container });
+      const host = new ServiceWorkerHost(env);
+      const started = host.start();
+      await flush();
+      activate();
+      await started;
+      expect(worker.claims).toEqual([SCRIPT]);
+      expect(host.offline).toEqual({ kind: 'off' });
+      expect(host.update).toBe(true);
+      host.applyUpdate(); // nothing waits: the active build serves the reloaded page
+      expect(reload).toHaveBeenCalledTimes(1);
+      host.dispose();
+    });
+
+    it('on a host without isolation headers, the page does not reload into it by itself', async () => {
+      const { registration, container, activate } = firstVisit();
+      registration.installing!.foreign = true;
+      const { env, reload } = environment({ container, isolated: false });
+      const host = new ServiceWorkerHost(env);
+      const started = host.start();
+      await flush();
+      activate();
+      await started;
+      expect(reload).not.toHaveBeenCalled();
+      expect(host.update).toBe(true);
+      expect(host.offline).toEqual({ kind: 'off' });
+      host.dispose();
+    });
   });
 
   it('without service workers, over http, or when registering fails: network only, saying why', async () => {

@@ -13,12 +13,17 @@ let render = $state<Render | undefined>();
 let loading: Promise<void> | undefined;
 
 export function loadMarkdown(): Promise<void> {
-  loading ??= import('./markdown-render').then((module) => {
-    render = module.renderMarkdown;
-    // At once: in an idle moment instead, it often came in the middle of a first run clicked
-    // as soon as the sandbox was ready, a 40-60 ms task between two of the run's frames.
-    setTimeout(module.warmUp, 0);
-  });
+  loading ??= import('./markdown-render').then(
+    (module) => {
+      render = module.renderMarkdown;
+      // At once: in an idle moment instead, it often came in the middle of a first run clicked
+      // as soon as the sandbox was ready, a 40-60 ms task between two of the run's frames.
+      setTimeout(module.warmUp, 0);
+    },
+    // Not loaded (this build is gone from the host, or offline): text stays plain, and the page
+    // says why and offers the reload (chunk-failures.svelte.ts).
+    () => {},
+  );
   return loading;
 }
 

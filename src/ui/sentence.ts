@@ -8,6 +8,7 @@
 import { RecordError } from '../run/check';
 import { StorageProblem } from '../run/store';
 import type { SettingsProblem } from '../settings/model-settings';
+import { isChunkFailure } from './chunk-failures.svelte';
 import { t } from './i18n';
 
 export type Sentence =
@@ -39,6 +40,7 @@ export function sentenceOf(error: unknown): Sentence {
   if (error instanceof ScreenError) return error.sentence;
   if (error instanceof RecordError) return { key: `record.${error.code}`, params: error.params };
   if (error instanceof StorageProblem) return { key: `storage.${error.code}`, params: error.params };
+  if (isChunkFailure(error)) return { key: 'update.chunkFailed' };
   return { text: error instanceof Error ? error.message : String(error) };
 }
 

@@ -33,7 +33,7 @@ import { chooseLanguage } from '../settings/language';
 import { DEFAULT_MODEL, type UrlSettings } from '../settings/url-settings';
 import { t } from './i18n';
 import { storedLanguage, useLanguage } from './language.svelte';
-import { say, settingsSentence, type Sentence } from './sentence';
+import { say, sentenceOf, settingsSentence, type Sentence } from './sentence';
 
 export class Settings {
   /** The Settings dialog's values (see model-settings.ts for where each one is kept). */
@@ -147,7 +147,7 @@ export class Settings {
       const works = config.relayURL ? 'settings.testWorksRelayed' : 'settings.testWorks';
       return { ok: true, text: scrub(t(works, { model, host }), apiKey) };
     } catch (error) {
-      return { ok: false, text: scrub(t('settings.testFailed', { reason: message(error) }), apiKey) };
+      return { ok: false, text: scrub(t('settings.testFailed', { reason: say(sentenceOf(error)) }), apiKey) };
     }
   }
 

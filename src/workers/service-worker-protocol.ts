@@ -1,8 +1,9 @@
 /**
- * What the page says to the service worker (src/workers/service-worker.ts): two things. A new
+ * What the page says to the service worker (src/workers/service-worker.ts): three things. A new
  * build's worker waits until the learner chooses Reload on "Update available"; SKIP_WAITING then
- * lets it take over (the page reloads when it has). And a page says when a run starts and ends
- * (RUNS): an installing worker waits between files while any page has a run under way.
+ * lets it take over (the page reloads when it has). A page says when a run starts and ends
+ * (RUNS): an installing worker waits between files while any page has a run under way. And a page
+ * asks the active worker to take it over (CLAIM), which it does only for a page of its own build.
  */
 export const SKIP_WAITING = 's04:skip-waiting';
 
@@ -19,3 +20,21 @@ export interface RunsMessage {
 
 /** The service worker's file, beside index.html (vite.config.ts builds it there). */
 export const SERVICE_WORKER_FILE = 'service-worker.js';
+
+/**
+ * A page asks the active worker whether it is of the worker's build, naming its own script: the
+ * build's entry chunk, whose hashed name changes with any file of the build it loads. The worker
+ * answers on the port sent with the message (`ClaimAnswer`) and, for a page of its build, takes it
+ * over first (clients.claim). So a first install never takes over a page of another build (one
+ * deployed between the page's load and the worker's fetch): for that page it is an update.
+ */
+export const CLAIM = 's04:claim';
+export interface ClaimMessage {
+  type: typeof CLAIM;
+  /** The page's entry script, as an absolute URL. */
+  script: string;
+}
+export interface ClaimAnswer {
+  /** The page is of the worker's build (and is now controlled by it). */
+  ours: boolean;
+}

@@ -22,15 +22,18 @@
  *   reloads once after the first install to be served by it (src/page/service-worker.svelte.ts).
  * - **Updates** never mix two builds: a new build's worker installs its files beside the old
  *   ones and waits; the page offers "Update available" and only its Reload asks the waiting worker
- *   to take over (`skip-waiting`). The first install takes the page over at once (claim), so the
- *   first visit's lazily loaded files and Pyodide come from, and are kept by, this worker.
+ *   to take over (`skip-waiting`). The first install takes over only a page of its own build, when
+ *   that page asks (CLAIM, naming its entry script), so the first visit's lazily loaded files and
+ *   Pyodide come from, and are kept by, this worker. A page of another build (a deploy landed
+ *   between the page's load and this worker's fetch) is left to the network, and offers this
+ *   build as its update: its files are not this worker's to serve.
  */
 import type { WorkboxPlugin } from 'workbox-core';
 import { PrecacheController, PrecacheRoute, type PrecacheEntry } from 'workbox-precaching';
 import { Route, Router } from 'workbox-routing';
 import { CacheFirst } from 'workbox-strategies';
 import { ISOLATION_HEADERS } from '../sandbox/isolation';
-import { RUNS, SKIP_WAITING } from './service-worker-protocol';
+import { CLAIM, RUNS, SKIP_WAITING, type ClaimAnswer } from './service-worker-protocol';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> };
 /** Pyodide's files and their SHA-384 (build/pyodide-assets.ts), and its version. */
@@ -99,12 +102,33 @@ function checkedKeeping(integrityOf: IntegrityOf): WorkboxPlugin {
   };
 }
 
+/**
+ * index.html is kept only if its entry script (its first module script) is a file of this build.
+ * It has no hash to refuse other bytes by: a deploy that lands while this worker installs would
+ * otherwise leave it with the next build's page, kept as its own ("Saved for offline use") and
+ * served offline without its files. Refused, the install fails and is tried again on the next
+ * visit. A script a host adds to the page (analytics) is not the first module script.
+ */
+const ownPage: WorkboxPlugin = {
+  cacheWillUpdate: async ({ request, response }) => {
+    if (new URL(request.url).pathname !== `${scope.pathname}index.html`) return response;
+    const entry = /<script\b(?=[^>]*\btype="module")[^>]*\bsrc="([^"]+)"/.exec(await response.clone().text());
+    if (entry && precache.getCacheKeyForURL(new URL(entry[1], request.url).href) !== undefined)
+      return response;
+    console.warn(
+      `Not keeping a page of another build: ${entry?.[1] ?? 'no entry script'} is not a file of this one`,
+    );
+    return null;
+  },
+};
+
 const precache: PrecacheController = new PrecacheController({
   // The plugin sees a file's URL when fetching it and its cache key (URL + revision) when reading.
   plugins: [
     checkedKeeping((url): string | undefined =>
       precache.getIntegrityForCacheKey(precache.getCacheKeyForURL(url) ?? url),
     ),
+    ownPage,
   ],
 });
 precache.addToCacheList(self.__WB_MANIFEST);
@@ -200,20 +224,31 @@ self.addEventListener('activate', (event) => {
       for (const name of await caches.keys()) {
         if (name.startsWith(PYODIDE_CACHE_PREFIX) && name !== PYODIDE_CACHE) await caches.delete(name);
       }
-      await self.clients.claim();
+      // No clients.claim() here: a page is taken over when it asks and is of this build (CLAIM).
     })(),
   );
 });
 
 self.addEventListener('message', (event) => {
-  const data = event.data as { type?: unknown; busy?: unknown } | null;
+  const data = event.data as { type?: unknown; busy?: unknown; script?: unknown } | null;
   if (data?.type === SKIP_WAITING) void self.skipWaiting();
-  else if (data?.type === RUNS && event.source && 'id' in event.source) {
+  else if (data?.type === CLAIM && typeof data.script === 'string') {
+    event.waitUntil(claim(data.script, event.ports[0]));
+  } else if (data?.type === RUNS && event.source && 'id' in event.source) {
     // A page's run started or ended (RunsMessage).
     if (data.busy === true) busyPages.add(event.source.id);
     else busyPages.delete(event.source.id);
   }
 });
+
+/** Takes the pages over if the asking page's script is a file of this build (ClaimMessage), and says. */
+async function claim(script: string, port: MessagePort | undefined): Promise<void> {
+  const ours = precache.getCacheKeyForURL(script) !== undefined;
+  // Refused while this worker is not active yet; the page asks only once it is.
+  if (ours) await self.clients.claim().catch(() => {});
+  const answer: ClaimAnswer = { ours };
+  port?.postMessage(answer);
+}
 
 self.addEventListener('fetch', (event) => {
   const responding = router.handleRequest({ event, request: event.request });
