@@ -89,7 +89,7 @@ async function expectKeyNowhere(page: Page) {
 }
 
 test.describe('the Anthropic API path (mock endpoint)', () => {
-  test('prompt 1 through the SDK: requests match SPEC.md, the subagent starts fresh, only its summary returns', async ({
+  test('prompt 1 through the SDK: requests match docs/protocol.md, the subagent starts fresh, only its summary returns', async ({
     page,
   }) => {
     await openWithKey(page, 'mock-s04');

@@ -1,5 +1,5 @@
 /**
- * Which sandbox the playground uses (UI-CONTRACT.md, `sandbox=auto|local|webcontainer`).
+ * Which sandbox the playground uses (docs/automation-contract.md, `sandbox=auto|local|webcontainer`).
  *
  * WebContainer's runtime loads from StackBlitz; the fixture answers those requests as if offline,
  * so by default it never boots, as on a machine without internet (`wcTimeout` shortens the wait,
