@@ -18,7 +18,6 @@ test('sandbox=webcontainer reports that WebContainer did not start, instead of w
   page,
   watch,
 }) => {
-  const started = Date.now();
   await page.goto('/?speed=instant&sandbox=webcontainer&wcTimeout=2000');
   await expect(status(page)).toHaveText(/^Idle \(starting the sandbox/);
   await expect(header(page)).toContainText('WebContainer (starting…)');
@@ -26,7 +25,6 @@ test('sandbox=webcontainer reports that WebContainer did not start, instead of w
     'Failed: WebContainer did not start within 2 s: its runtime loads from StackBlitz, which needs internet',
     { timeout: 6000 },
   );
-  expect(Date.now() - started).toBeLessThan(6000);
   await expect(header(page)).toContainText('WebContainer (not started)');
   expect(watch.webContainerRequests.length).toBeGreaterThan(0);
   // Only WebContainer: the offline sandbox was never started.

@@ -166,6 +166,18 @@ describe('the documents a reader is sent to', () => {
   });
 
   // Scanning about 230 files takes a second on a quiet machine; allow for a busy one.
+  it('every repository path the docs name in code spans exists', () => {
+    const missing = MARKDOWN.flatMap((file) =>
+      [...readFileSync(join(ROOT, file), 'utf8').matchAll(/`([^`\n]+)`/g)].flatMap(([, span]) =>
+        [...span.matchAll(CITED_PATH)]
+          .map(([path]) => path)
+          .filter((path) => !cites(path))
+          .map((path) => `${file}: ${path}`),
+      ),
+    );
+    expect(missing).toEqual([]);
+  });
+
   it('every repository path cited in a code comment exists', { timeout: 60_000 }, () => {
     expect(SOURCES.length).toBeGreaterThan(100);
     expect(SOURCES.flatMap(missingCitations)).toEqual([]);
