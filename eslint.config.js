@@ -28,7 +28,7 @@ export default ts.config(
     },
   },
   // The app runs in browsers and workers: only tests and tooling may use Node's modules. And the
-  // layers are checked, not hoped for (see the README's "Where things live"):
+  // layers are checked, not hoped for (docs/architecture.md draws them):
   //   core                imports nothing of ours
   //   models, sandbox     never the screen, the page's owners, or the workers
   //   run, settings       never the screen, the page's owners, or the workers

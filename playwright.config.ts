@@ -10,6 +10,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
+  // A `test.only` left in a spec would silently skip every other test: CI refuses it.
+  forbidOnly: !!process.env.CI,
   timeout: 30_000,
   reporter: process.env.PW_JSON_OUTPUT
     ? [['list'], ['json', { outputFile: process.env.PW_JSON_OUTPUT }]]

@@ -76,7 +76,7 @@ export default defineConfig({
   },
   build: { target: 'es2022', rolldownOptions: { output: ascii } },
   test: {
-    include: ['src/**/*.test.ts', 'build/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'build/**/*.test.ts', 'test/**/*.test.ts'],
     environment: 'node',
   },
 });

@@ -15,7 +15,7 @@ import {
   test,
 } from './fixtures';
 
-/** The parent's context at its last call, computed here from a record (SPEC.md). */
+/** The parent's context at its last call, computed here from a record (docs/protocol.md). */
 function parentContext(record: {
   events: Array<{ type: string; agent?: string; index?: number; message?: unknown }>;
 }): number {

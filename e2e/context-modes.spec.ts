@@ -1,5 +1,5 @@
 /**
- * The teaching variants end to end (SPEC.md, "Teaching variants"): what the model receives in
+ * The teaching variants end to end (docs/protocol.md, "Teaching variants"): what the model receives in
  * each context mode, through the SDK and the mock Messages API, and a subagent that delegates
  * to a worker of its own when the URL allows it.
  */

@@ -144,14 +144,23 @@ export class Watch {
   }
 }
 
+/**
+ * Every test runs watched (`auto`), whether or not it asks for `watch`: it fails on a console
+ * error it did not allow by name (`watch.allow(/pattern/)`) and on any request that left the
+ * machine. Specs import `test` from here, never from '@playwright/test' (test/e2e-fixtures.test.ts
+ * checks it).
+ */
 export const test = base.extend<{ watch: Watch }>({
-  watch: async ({ page }, use) => {
-    const watch = new Watch(page);
-    await watch.install();
-    await use(watch);
-    expect(watch.unexpectedErrors(), 'console errors').toEqual([]);
-    expect(watch.externalRequests, 'requests that left the machine').toEqual([]);
-  },
+  watch: [
+    async ({ page }, use) => {
+      const watch = new Watch(page);
+      await watch.install();
+      await use(watch);
+      expect(watch.unexpectedErrors(), 'console errors').toEqual([]);
+      expect(watch.externalRequests, 'requests that left the machine').toEqual([]);
+    },
+    { auto: true },
+  ],
 });
 
 export { expect };
@@ -167,6 +176,22 @@ export async function open(page: Page, query = 'speed=instant'): Promise<void> {
   await page.goto(`/?${query}`);
   await expect(status(page)).toHaveText(/^Idle/);
   await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
+}
+
+/**
+ * Waits for the page to draw `count` more frames: a list that measures its items late, or a scroll
+ * that follows a measurement, has done so by then. (Not a sleep: frames, however long they take.)
+ */
+export async function frames(page: Page, count = 10): Promise<void> {
+  await page.evaluate(
+    (count) =>
+      new Promise<void>((resolve) => {
+        let left = count;
+        const tick = () => (--left <= 0 ? resolve() : requestAnimationFrame(tick));
+        requestAnimationFrame(tick);
+      }),
+    count,
+  );
 }
 
 /** The mock Messages API that playwright.config.ts starts (scripts/mock-api.mjs). */

@@ -66,7 +66,8 @@ for (const { scenario, language, command } of RUNAWAYS) {
     const interpreters = (await liveWorkerTargets(page)).filter((t) => t.title === 'python').map((t) => t.id);
 
     await page.getByRole('button', { name: 'Stop' }).click();
-    await expect(status(page)).toHaveText(/^Stopped/, { timeout: 1000 });
+    // How soon: the bench's "Stop a runaway ..." figures. Here: that it stops, and what follows.
+    await expect(status(page)).toHaveText(/^Stopped/);
 
     // A second command on the same sandbox: before, it waited behind the loop for 120 s.
     await runPrompt(page, 'Now a quick one');

@@ -55,12 +55,14 @@ test('when the browser asks to save data, python3 is not loaded ahead', async ({
     Object.defineProperty(navigator, 'connection', { value: { saveData: true }, configurable: true }),
   );
   await open(page);
-  await page.waitForTimeout(5000);
+  // The service worker installs once the page is quiet, after python3's moment to load ahead
+  // (where it would wait for that load): by then python3 would have started loading.
+  await expect(page.getByText(/^Saved for offline use/)).toBeVisible({ timeout: 30_000 });
   await expect(page.locator('[data-runtime="python"]')).toHaveCount(0);
 });
 
 test('the TypeScript sample does not load python3 ahead', async ({ page }) => {
   await open(page, 'speed=instant&sample=typescript');
-  await page.waitForTimeout(5000);
+  await expect(page.getByText(/^Saved for offline use/)).toBeVisible({ timeout: 30_000 });
   await expect(page.locator('[data-runtime="python"]')).toHaveCount(0);
 });

@@ -188,8 +188,10 @@ test.describe('the relay for endpoints without CORS', () => {
 
   test('where the page has no relay (a static host), the checkbox says so and cannot be ticked', async ({
     page,
+    watch,
   }) => {
-    // A static host answers /relay/health with its index page, or 404.
+    // A static host answers /relay/health with its index page, or 404 (which the browser logs).
+    watch.allow(/status of 404/);
     await page.route('**/relay/health', (route) => route.fulfill({ status: 404, body: 'Not found' }));
     await page.goto('/?provider=anthropic');
     await expect(status(page)).toHaveText(/^Idle/);

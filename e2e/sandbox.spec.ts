@@ -1,5 +1,5 @@
 /**
- * Which sandbox the playground uses (UI-CONTRACT.md, `sandbox=auto|local|webcontainer`).
+ * Which sandbox the playground uses (docs/automation-contract.md, `sandbox=auto|local|webcontainer`).
  *
  * WebContainer's runtime loads from StackBlitz; the fixture answers those requests as if offline,
  * so by default it never boots, as on a machine without internet (`wcTimeout` shortens the wait,
@@ -18,7 +18,6 @@ test('sandbox=webcontainer reports that WebContainer did not start, instead of w
   page,
   watch,
 }) => {
-  const started = Date.now();
   await page.goto('/?speed=instant&sandbox=webcontainer&wcTimeout=2000');
   await expect(status(page)).toHaveText(/^Idle \(starting the sandbox/);
   await expect(header(page)).toContainText('WebContainer (starting…)');
@@ -26,7 +25,6 @@ test('sandbox=webcontainer reports that WebContainer did not start, instead of w
     'Failed: WebContainer did not start within 2 s: its runtime loads from StackBlitz, which needs internet',
     { timeout: 6000 },
   );
-  expect(Date.now() - started).toBeLessThan(6000);
   await expect(header(page)).toContainText('WebContainer (not started)');
   expect(watch.webContainerRequests.length).toBeGreaterThan(0);
   // Only WebContainer: the offline sandbox was never started.
@@ -74,7 +72,12 @@ test('sandbox=local never tries WebContainer', async ({ page, watch }) => {
 test.describe('where WebContainer’s own code cannot be fetched (offline, or a newer deploy)', () => {
   test.use({ serviceWorkers: 'block' }); // the page's requests reach the route, not a worker's cache
 
-  test('sandbox=auto says so in the header, quietly, and the offline sandbox runs on', async ({ page }) => {
+  test('sandbox=auto says so in the header, quietly, and the offline sandbox runs on', async ({
+    page,
+    watch,
+  }) => {
+    // The browser logs the refused fetch of WebContainer's code: the failure this test makes.
+    watch.allow(/Failed to load resource: net::ERR_INTERNET_DISCONNECTED/);
     await page.route(/\/assets\/webcontainer-host-[\w-]+\.js$/, (route) =>
       route.abort('internetdisconnected'),
     );

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 test('the page is served cross-origin isolated', async ({ page }) => {
   const response = await page.goto('/');

@@ -10,6 +10,7 @@
  *     replaying it to any step, scrubbing it, and scrolling its parent array
  *   - Stop under a runaway bash, python3 and node command (the mock API's mock-runaway-*): from
  *     the click to Stopped, to the sandbox answering again, and the next run's first command
+ *   - the file viewer on a 30 MB text file: the page's longest task (scripts/viewer-bench.mjs)
  *   - what the relay (build/relay.ts) adds to the time to first byte of a streamed call to the
  *     mock API, direct vs relayed over 50 requests each (scripts/relay-ttfb.mjs)
  *   - language:switch, from a choice in the Language menu to the next painted frame
@@ -43,6 +44,7 @@ import { offlineSecondVisits } from './offline-visit.mjs';
 import { bigRecord, parentCallsRecord, recordShapes } from './records.mjs';
 import { relayTtfb } from './relay-ttfb.mjs';
 import { serveStatic } from './serve-static.mjs';
+import { viewerBench } from './viewer-bench.mjs';
 
 const PORT = Number(process.env.BENCH_PORT ?? 41732);
 /** `records`: only the big record shapes. */
@@ -647,6 +649,10 @@ if (ONLY === 'records') {
   }
   await mock.close();
 
+  console.log('bench: the file viewer on a 30 MB file');
+  // 8. The page's longest task while the viewer opens a 30 MB file and reads it on as it scrolls.
+  results.fileViewer30MB = await viewerBench(browser, URL_BASE, 3);
+
   await browser.close();
 }
 
@@ -717,6 +723,11 @@ const targets = [
     [`after Stop (${language}): next command (max, ms)`, figures.nextCommandMs.max, 1000],
   ]),
   ['relay: added time to first byte (median, ms)', results.relayTtfb.addedMedianMs, 5],
+  [
+    'file viewer on 30 MB: longest task (median of 3 pages, ms)',
+    results.fileViewer30MB.longestTaskMedianMs,
+    100,
+  ],
   ["the page's first JavaScript (KB gzip)", results.initialPageJs.gzipKilobytes, 113.8],
 ];
 console.log('\nTarget check:');

@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromiumPath } from './built-app.mjs';
+import { suiteVerdict } from './verdict.mjs';
 
 const out = mkdtempSync(join(tmpdir(), 's04-tests-'));
 let passed = 0;
@@ -29,19 +30,14 @@ function check(label, command, args) {
   }
 }
 
-/** Counts test cases from a runner's JSON report; a run that reported nothing counts as one failure. */
+/** Counts test cases from a runner's JSON report (scripts/verdict.mjs says what fails a suite). */
 function suite(label, command, args, report, env, count) {
   const ok = run(label, command, args, env);
-  if (!existsSync(report)) {
-    failed++;
-    failures.push(`${label} (no report)`);
-    return;
-  }
-  const [p, f] = count(JSON.parse(readFileSync(report, 'utf8')));
-  passed += p;
-  failed += f;
-  if (f > 0 || !ok || p === 0) failures.push(label);
-  if (!ok && f === 0) failed++;
+  const counts = existsSync(report) ? count(JSON.parse(readFileSync(report, 'utf8'))) : null;
+  const verdict = suiteVerdict({ ok, counts });
+  passed += verdict.passed;
+  failed += verdict.failed;
+  if (verdict.failedSuite) failures.push(`${label} (${verdict.reason})`);
 }
 
 /** Playwright drives Debian's Chromium here; install it once when it is missing and we may. */

@@ -1,6 +1,6 @@
 /**
  * The contract every Sandbox backend keeps: the four base tools give the model the same results
- * on it (SPEC.md, "Base tool semantics"), with the sample projects loaded.
+ * on it (docs/protocol.md, "The tools"), with the sample projects loaded.
  *
  *   sandboxContract('local', (files) => local.create(files))            local.contract.test.ts
  *   sandboxContract('WebContainer adapter', (files) => …fake…)          webcontainer.contract.test.ts

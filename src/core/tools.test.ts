@@ -1,7 +1,7 @@
 /**
  * The tool layer's own checks: inputs the model got wrong become `Error: ...` results naming the
- * field. What the tools do on a sandbox (SPEC.md, "Base tool semantics") is the sandbox contract,
- * src/sandbox/contract.ts, which every backend runs (local.contract.test.ts,
+ * field. What the tools do on a sandbox (docs/protocol.md, "The tools") is the sandbox contract,
+ * test/sandbox-contract.ts, which every backend runs (local.contract.test.ts,
  * webcontainer.contract.test.ts).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -118,7 +118,7 @@ export function subagentSystem(workdir: string): string {
   return `You are a coding subagent at ${workdir}. Complete the given task, then summarize your findings.`;
 }
 
-/** Reference limits (SPEC.md); every one is a parameter of the loop or the tools. */
+/** Reference limits (docs/protocol.md); every one is a parameter of the loop or the tools. */
 export const LIMITS = {
   maxTokens: REFERENCE_LIMITS.maxTokens,
   subagentMaxCalls: REFERENCE_LIMITS.subagentMaxCalls,

@@ -1,5 +1,5 @@
 /**
- * The teaching variants (SPEC.md, "Teaching variants"): how the parent's work is split, and the
+ * The teaching variants (docs/protocol.md, "Teaching variants"): how the parent's work is split, and the
  * loop limits a learner may change. The default of each is the reference; a run that uses any
  * other is labelled on screen.
  *

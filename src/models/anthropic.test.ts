@@ -299,21 +299,21 @@ describe('AnthropicModel against the mock Messages API', () => {
     expect(posts()).toHaveLength(0);
   });
 
-  it('stops promptly mid-stream with an AbortError', async () => {
+  it('stops mid-stream with an AbortError, and streams nothing after the abort', async () => {
     const controller = new AbortController();
-    let abortedAt = 0;
+    let afterAbort = 0;
     const call = model('mock-slow').createMessage(parentRequest('mock-slow'), {
       signal: controller.signal,
       onStream: (e) => {
-        if (e.type === 'text_delta' && !abortedAt) {
-          abortedAt = performance.now();
-          controller.abort();
-        }
+        if (controller.signal.aborted) afterAbort++;
+        else if (e.type === 'text_delta') controller.abort();
       },
     });
     const error = await failure(call);
     expect(error.name).toBe('AbortError');
-    expect(performance.now() - abortedAt).toBeLessThan(250);
+    // The mock streams ~100 ms per event for seconds: an abort that did not cut the stream would
+    // see more. (How soon it lands is the bench's to measure.)
+    expect(afterAbort).toBe(0);
   });
 
   it('does not call at all when already stopped', async () => {

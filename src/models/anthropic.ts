@@ -40,7 +40,7 @@ export interface AnthropicOptions {
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 const DEFAULT_STALL_MS = 120_000;
 
-/** The words of the Settings checkbox a CORS failure points to (UI-CONTRACT.md). */
+/** The words of the Settings checkbox a CORS failure points to (docs/automation-contract.md). */
 const RELAY_CHECKBOX = 'Send through the local server';
 
 /** Errors a mid-stream `event: error` names by type only (it has no HTTP status). */

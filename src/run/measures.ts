@@ -4,7 +4,7 @@
  * timeline"), and a run's totals (the comparison). Pure functions of the record, like the view.
  *
  * A call's context is its request's input tokens: the API's count (input plus both cache fields)
- * when a real model answered, else an estimate from the array's characters (SPEC.md).
+ * when a real model answered, else an estimate from the array's characters (docs/protocol.md).
  */
 import type { AgentId, Message } from '../core/messages';
 import { estimateTokens, messageChars } from './figures';
@@ -164,7 +164,7 @@ export function modelCalls(record: RunRecord): { calls: CallPoint[]; tasks: Task
   return { calls, tasks };
 }
 
-/** A run's totals (SPEC.md, "How the saving is counted"). */
+/** A run's totals (docs/protocol.md, "How a saving is counted"). */
 export function runTotals(record: RunRecord): RunTotals {
   const { calls } = modelCalls(record);
   const parentCalls = calls.filter((c) => c.agent === 'parent');

@@ -239,7 +239,7 @@ function addUsage(sum: Usage | null, usage: Usage): Usage {
   };
 }
 
-/** The context a call's usage counts: input plus both cache fields (SPEC.md, the saving). */
+/** The context a call's usage counts: input plus both cache fields (docs/protocol.md, the saving). */
 export function contextOf(usage: Usage): number {
   return usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
 }

@@ -3,7 +3,7 @@
  *
  * Where each value lives:
  *   - provider, base URL, model, thinking: localStorage (`s04.settings`), overridden for one
- *     page load by the URL (UI-CONTRACT.md);
+ *     page load by the URL (docs/automation-contract.md);
  *   - the API key: memory only, unless the learner ticks "remember" (then `s04.apiKey` in
  *     localStorage, and nowhere else). It never goes into a URL, the log, an export or an error.
  *   - the key's endpoint: a key belongs to the origin of the base URL it was saved with

@@ -1,5 +1,6 @@
 /**
- * Provider presets: Anthropic-compatible endpoints learners bring keys for (the README's table).
+ * Provider presets: Anthropic-compatible endpoints learners bring keys for (the table of
+ * docs/real-model.md).
  * A preset fills the base URL and suggests model ids; it also says whether the endpoint lets a
  * browser call it (CORS), or needs the relay of this page's server (src/models/relay.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Page settings from the URL (UI-CONTRACT.md). They override stored settings for one page load.
+ * Page settings from the URL (docs/automation-contract.md). They override stored settings for one page load.
  * An API key is never read from, or written to, a URL.
  */
 import {
@@ -27,7 +27,7 @@ export interface UrlSettings {
   speed: Speed;
   /** `wcTimeout`: how long to wait for WebContainer to boot, in ms (tests shorten it). */
   webContainerTimeoutMs?: number;
-  /** `context`: how the parent's work is split (SPEC.md, teaching variants). */
+  /** `context`: how the parent's work is split (docs/protocol.md, teaching variants). */
   context: ContextMode;
   /** The loop limits the URL sets (`cap`, `cut`, `maxTokens`, `depth`); the rest stay as they are. */
   limits: Partial<LoopLimits>;

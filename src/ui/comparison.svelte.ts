@@ -1,6 +1,6 @@
 /**
  * Compare: the same prompt run in several context modes, one after another, each on a fresh copy
- * of the sample project, and the lesson measured on the learner's own runs (SPEC.md, "How the
+ * of the sample project, and the lesson measured on the learner's own runs (docs/protocol.md, "How a
  * saving is counted"): the saving of isolation = 1 - parent context (isolated) / (none).
  *
  * The runs go `none` first and `isolated` last, so the screen ends on the s04 run, with the
@@ -109,7 +109,7 @@ export class Comparison {
   }
 }
 
-/** 1 - isolated / none, in whole percent (SPEC.md). */
+/** 1 - isolated / none, in whole percent (docs/protocol.md). */
 export function savingOf(isolated: RunTotals, none: RunTotals): number {
   return Math.round((1 - isolated.parentContext / none.parentContext) * 100);
 }

@@ -5,7 +5,7 @@
  * language from `locale` (a `$state`), which is what makes the screen follow a switch: Svelte
  * re-runs whatever called `t`. A key missing in a language falls back to English.
  *
- * The sample prompts are protocol text (SPEC.md) and are never translated. Pure modules (run,
+ * The sample prompts are protocol text (docs/protocol.md) and are never translated. Pure modules (run,
  * settings, core, models) do not import this: their errors carry a code and parameters, turned
  * into a sentence here (see sentence.ts).
  */

@@ -26,8 +26,8 @@ export function useLanguage(language: Language): void {
 /** The learner picked a language: use it, keep it on this device, and keep it in the URL if the URL named one. */
 export function chooseLanguageNow(language: Language, start = performance.now()): void {
   // `language:switch` measures from the choice (`start`: before its strings were loaded, if they
-  // had to be) to the first frame painted after it (UI-CONTRACT's User Timing; the e2e test and
-  // the benchmark read it).
+  // had to be) to the first frame painted after it (docs/automation-contract.md, User Timing; the
+  // e2e test and the benchmark read it).
   requestAnimationFrame(() =>
     setTimeout(() => performance.measure('language:switch', { start, end: performance.now() }), 0),
   );

@@ -39,7 +39,7 @@ const markdown = new Marked({
 
 const purify = DOMPurify();
 purify.addHook('afterSanitizeAttributes', (node) => {
-  // A message is one listitem of its array's list (UI-CONTRACT.md): lists inside a message's
+  // A message is one listitem of its array's list (docs/automation-contract.md): lists inside a message's
   // text keep their look but not their role, so that they are not counted as messages.
   if (node.nodeName === 'UL' || node.nodeName === 'OL' || node.nodeName === 'LI')
     node.setAttribute('role', 'none');

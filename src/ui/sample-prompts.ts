@@ -1,5 +1,5 @@
 /**
- * The three sample prompts of SPEC.md. They are protocol text: never translated, and the buttons
+ * The three sample prompts of docs/protocol.md. They are protocol text: never translated, and the buttons
  * that send them are named by exactly this text.
  */
 import type { SampleName } from '../sandbox/samples';

@@ -35,7 +35,7 @@ export interface AgentSettings {
   /** The sandbox's project directory (WORKDIR of the system prompts). */
   workdir: string;
   bashTimeoutMs: number;
-  /** How the parent's work is split (SPEC.md, teaching variants). */
+  /** How the parent's work is split (docs/protocol.md, teaching variants). */
   context: ContextMode;
   limits: LoopLimits;
 }
