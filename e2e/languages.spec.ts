@@ -1,10 +1,14 @@
 /**
  * The screen in Chinese and Japanese: chosen from the browser, the `Language` menu or `lang=` in
  * the URL; a switch re-renders in place (no reload) and is kept on the device. The sample-prompt
- * buttons keep their protocol text as their names in every language.
+ * buttons are named by the prompts in the screen's language (sample-prompts-language.spec.ts).
  */
 import type { Page } from '@playwright/test';
 import { expect, PROMPTS, status, subagentRegion, test } from './fixtures';
+
+/** Sample prompt 1 as the Chinese and Japanese screens show it. */
+const ZH_FRAMEWORK = '用子任务找出这个项目用的测试框架';
+const JA_FRAMEWORK = 'サブタスクでこのプロジェクトのテストフレームワークを調べて';
 
 /** Opens the playground and waits until the sandbox is ready (the status is in any language). */
 async function openIn(page: Page, query: string, idle: string): Promise<void> {
@@ -17,15 +21,13 @@ async function openIn(page: Page, query: string, idle: string): Promise<void> {
 const entries = (page: Page, region: string) =>
   page.getByRole('region', { name: region }).getByRole('listitem');
 
-/** Clicks a sample prompt (named by its protocol text) and waits for the run to finish. */
+/** Clicks a sample prompt (named by its text) and waits for the run to finish. */
 async function runSample(page: Page, prompt: string, finished: string): Promise<void> {
   await page.getByRole('button', { name: prompt, exact: true }).click();
   await expect(status(page)).toHaveText(new RegExp(`^${finished}`), { timeout: 20_000 });
 }
 
-test('lang=zh shows the screen in Chinese, with sample prompts named by their protocol text', async ({
-  page,
-}) => {
+test('lang=zh shows the screen in Chinese, with the sample prompts in Chinese', async ({ page }) => {
   await openIn(page, 'lang=zh&speed=instant', '空闲');
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
   await expect(page.getByRole('button', { name: '运行', exact: true })).toBeVisible();
@@ -34,9 +36,9 @@ test('lang=zh shows the screen in Chinese, with sample prompts named by their pr
   await expect(page.getByRole('combobox', { name: '语言' })).toHaveValue('zh');
   await expect(page.getByRole('region', { name: '父代理消息' })).toBeVisible();
 
-  // The sample prompt is the text the model gets: its name stays; its meaning describes it.
-  const sample = page.getByRole('button', { name: PROMPTS.framework, exact: true });
-  await expect(sample).toHaveAccessibleDescription('用一个子任务找出这个项目用的测试框架');
+  // The sample prompt is the text the model gets, in the screen's language.
+  await expect(page.getByRole('button', { name: ZH_FRAMEWORK, exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: PROMPTS.framework, exact: true })).toHaveCount(0);
 
   // An empty prompt is refused in Chinese.
   await page.getByRole('button', { name: '运行', exact: true }).click();
@@ -77,7 +79,9 @@ test('the Language menu switches the screen in place, and the choice is kept aft
   // No reload: what the page held is still there, the run too.
   expect(await page.evaluate(() => (window as unknown as { kept?: number }).kept)).toBe(42);
   await expect(entries(page, '親のメッセージ')).toHaveCount(4);
-  await expect(page.getByRole('button', { name: PROMPTS.framework, exact: true })).toBeVisible();
+  // The sample prompts follow the screen's language.
+  await expect(page.getByRole('button', { name: JA_FRAMEWORK, exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: PROMPTS.framework, exact: true })).toHaveCount(0);
   // What the model and the tools wrote is in its own language, not the screen's (lang=""): a
   // screen reader does not read English tool output as Japanese, and a switch leaves it alone.
   const parent = page.getByRole('region', { name: '親のメッセージ' });
@@ -139,7 +143,7 @@ test.describe('a browser set to Chinese', () => {
     page,
   }) => {
     await openIn(page, 'speed=instant', '空闲');
-    await runSample(page, PROMPTS.framework, '已完成');
+    await runSample(page, ZH_FRAMEWORK, '已完成');
     await expect(status(page)).toHaveText('已完成');
     await expect(entries(page, '父代理消息')).toHaveCount(4);
     await expect(page.getByRole('region', { name: '子代理 1 消息' })).toContainText('已丢弃');
@@ -158,7 +162,7 @@ test.describe('a browser set to Japanese', () => {
   test('runs sample prompt 1 to the end, with its status in Japanese', async ({ page }) => {
     await openIn(page, 'speed=instant', '待機中');
     await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
-    await runSample(page, PROMPTS.framework, '完了');
+    await runSample(page, JA_FRAMEWORK, '完了');
     await expect(entries(page, '親のメッセージ')).toHaveCount(4);
     await expect(subagentRegion(page, 1)).toHaveCount(0);
     await expect(page.getByRole('region', { name: 'サブエージェント 1 のメッセージ' })).toContainText(

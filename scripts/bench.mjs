@@ -35,10 +35,11 @@
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright';
 import { chromiumLaunchOptions, serveBuiltApp } from './built-app.mjs';
+import { firstVisitFiles, inlineScripts, transferSizes } from './first-visit.mjs';
 import { startMockApi } from './mock-api.mjs';
 import { offlineSecondVisits } from './offline-visit.mjs';
 import { bigRecord, parentCallsRecord, recordShapes } from './records.mjs';
@@ -666,29 +667,14 @@ results.relayTtfb = await relayTtfb(URL_BASE, 50);
  */
 function initialPageJs(dir = 'dist') {
   const html = readFileSync(join(dir, 'index.html'), 'utf8');
-  const seen = new Set();
-  let bytes = 0;
-  let gzipped = [...html.matchAll(/<script>([^]*?)<\/script>/g)].reduce(
-    (sum, [, inline]) => sum + gzipSync(inline, { level: 9 }).length,
-    0,
-  );
-  const add = (path) => {
-    if (seen.has(path)) return;
-    seen.add(path);
-    const code = readFileSync(join(dir, path));
-    bytes += code.length;
-    gzipped += gzipSync(code, { level: 9 }).length;
-    for (const [, imported] of code
-      .toString('latin1')
-      .matchAll(/import\s*(?:[\w{}\s,*$]+from\s*)?"(\.\/[^"]+\.js)"/g)) {
-      add(join(dirname(path), imported));
-    }
+  const scripts = firstVisitFiles(dir).firstPaint.filter((path) => path.endsWith('.js'));
+  const inline = inlineScripts(html).reduce((sum, code) => sum + gzipSync(code, { level: 9 }).length, 0);
+  const { bytes, gzip } = transferSizes(dir, scripts);
+  return {
+    files: scripts.length,
+    kilobytes: round(bytes / 1000),
+    gzipKilobytes: round((inline + gzip) / 1000),
   };
-  for (const [, src] of html.matchAll(/<script type="module"[^>]*\ssrc="([^"]+)"/g))
-    add(src.replace(/^\//, ''));
-  for (const [, href] of html.matchAll(/<link rel="modulepreload"[^>]*\shref="([^"]+)"/g))
-    add(href.replace(/^\//, ''));
-  return { files: seen.size, kilobytes: round(bytes / 1000), gzipKilobytes: round(gzipped / 1000) };
 }
 results.initialPageJs = initialPageJs();
 

@@ -1,14 +1,32 @@
 /**
- * The three sample prompts of docs/protocol.md. They are protocol text: never translated, and the buttons
- * that send them are named by exactly this text.
+ * The three sample prompts, in the screen's language. In English they are docs/protocol.md's exact
+ * text; in Chinese and Japanese, their translations, which the demo model understands (its intents and
+ * the extension asked for: src/models/demo/language.ts, checked in sample-prompts.test.ts). The
+ * buttons that send them are named by exactly this text (docs/automation-contract.md).
  */
 import type { SampleName } from '../sandbox/samples';
+import type { Language } from '../settings/language';
 
-export function samplePrompts(sample: SampleName): string[] {
-  const ext = sample === 'typescript' ? '.ts' : '.py';
-  return [
+/** Each language's prompts, given the sample project's extension (`.py`, `.ts`). */
+const PROMPTS: Record<Language, (ext: string) => string[]> = {
+  en: (ext) => [
     'Use a subtask to find what testing framework this project uses',
     `Delegate: read all ${ext} files and summarize what each one does`,
     'Use a task to create a new module, then verify it from here',
-  ];
+  ],
+  zh: (ext) => [
+    '用子任务找出这个项目用的测试框架',
+    `委派：读取所有 ${ext} 文件，总结每个文件的作用`,
+    '用一个任务创建新模块，然后在这里验证它',
+  ],
+  ja: (ext) => [
+    'サブタスクでこのプロジェクトのテストフレームワークを調べて',
+    `委任：すべての ${ext} ファイルを読んで、それぞれの役割を要約して`,
+    'タスクで新しいモジュールを作って、ここで検証して',
+  ],
+};
+
+/** The sample prompts of `sample`'s project in `language` (SPEC.md's own in English). */
+export function samplePrompts(sample: SampleName, language: Language = 'en'): string[] {
+  return PROMPTS[language](sample === 'typescript' ? '.ts' : '.py');
 }

@@ -1,0 +1,19 @@
+/** Types of scripts/first-visit.mjs: the files a first visit to the built app transfers. */
+
+/** The bodies of the page's inline scripts. */
+export declare function inlineScripts(html: string): string[];
+
+/** `entries` (paths inside `dir`) and every script they import statically, each once, in order. */
+export declare function staticClosure(dir: string, entries: string[]): string[];
+
+/** The files before the first paint and before `sandbox:ready` (which includes the first). */
+export declare function firstVisitFiles(
+  dir: string,
+  base?: string,
+): { firstPaint: string[]; sandboxReady: string[] };
+
+/** The bytes of `paths` inside `dir`, each file compressed on its own: raw, gzip 9, brotli 9. */
+export declare function transferSizes(
+  dir: string,
+  paths: string[],
+): { files: number; bytes: number; gzip: number; brotli: number };

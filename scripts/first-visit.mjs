@@ -1,0 +1,89 @@
+/**
+ * The built app's files a first visit transfers, phase by phase, found from the built page itself
+ * (no browser): shared by the bench (the page's first JavaScript) and the byte budgets of
+ * `npm test` (build/first-visit.test.ts).
+ *
+ * - before the first paint: index.html (its inline script included), its module script and every
+ *   script that one imports statically, its modulepreloads, and its stylesheets;
+ * - before `sandbox:ready`: those, plus the offline sandbox's worker that the page's inline script
+ *   starts (build/early-sandbox.ts) and every script it imports statically. The worker mounts the
+ *   sample from its bundle: nothing else is fetched before it is ready (checked in a browser: the
+ *   commands' chunks, the agents' workers, the chart library and the Markdown renderer all come
+ *   after), so a new fetch on that path shows up here only as a static import.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+/** A script's static imports of its sibling chunks, as the minified build writes them. */
+const STATIC_IMPORT = /import\s*(?:[\w{}\s,*$]+from\s*)?"(\.\/[^"]+\.js)"/g;
+
+/** The bodies of the page's inline scripts. */
+export function inlineScripts(html) {
+  return [...html.matchAll(/<script>([^]*?)<\/script>/g)].map(([, code]) => code);
+}
+
+/** `entries` (paths inside `dir`) and every script they import statically, each once, in order. */
+export function staticClosure(dir, entries) {
+  const seen = new Set();
+  const add = (path) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    const code = readFileSync(join(dir, path), 'latin1');
+    for (const [, imported] of code.matchAll(STATIC_IMPORT)) add(join(dirname(path), imported));
+  };
+  entries.forEach(add);
+  return [...seen];
+}
+
+/** An attribute's URLs in tags matching `tag`, as paths inside the build (without `base`). */
+function urls(html, tag, attribute, base) {
+  const paths = [];
+  for (const [element] of html.matchAll(tag)) {
+    const url = element.match(new RegExp(`\\s${attribute}="([^"]+)"`))?.[1];
+    if (url?.startsWith(base)) paths.push(url.slice(base.length));
+  }
+  return paths;
+}
+
+/**
+ * The files of the first visit to the build in `dir` served under `base`, as paths inside `dir`:
+ * `firstPaint` and `sandboxReady` (which includes `firstPaint`). Throws when the page has no module
+ * script or starts no sandbox worker, so that a changed page cannot make a phase come out empty.
+ */
+export function firstVisitFiles(dir, base = '/') {
+  const html = readFileSync(join(dir, 'index.html'), 'utf8');
+  const entries = [
+    ...urls(html, /<script type="module"[^>]*>/g, 'src', base),
+    ...urls(html, /<link rel="modulepreload"[^>]*>/g, 'href', base),
+  ];
+  if (entries.length === 0) throw new Error(`${dir}/index.html has no module script`);
+  const styles = urls(html, /<link rel="stylesheet"[^>]*>/g, 'href', base);
+  const firstPaint = ['index.html', ...staticClosure(dir, entries), ...styles];
+  const worker = inlineScripts(html)
+    .map((code) => code.match(/new Worker\("([^"]+)"/)?.[1])
+    .find((url) => url?.startsWith(base));
+  if (!worker) throw new Error(`${dir}/index.html starts no sandbox worker (see build/early-sandbox.ts)`);
+  const sandbox = staticClosure(dir, [worker.slice(base.length)]).filter(
+    (path) => !firstPaint.includes(path),
+  );
+  return { firstPaint, sandboxReady: [...firstPaint, ...sandbox] };
+}
+
+/**
+ * The bytes of `paths` inside `dir`, each file compressed on its own as a static host sends it:
+ * raw, gzip (level 9) and brotli (quality 9, as the build's own `.br` copies: build/static-assets.ts;
+ * quality 11 saves 7-8% more and takes ten times as long).
+ */
+export function transferSizes(dir, paths) {
+  const sizes = { files: paths.length, bytes: 0, gzip: 0, brotli: 0 };
+  for (const path of paths) {
+    const content = readFileSync(join(dir, path));
+    sizes.bytes += content.length;
+    sizes.gzip += gzipSync(content, { level: 9 }).length;
+    sizes.brotli += brotliCompressSync(content, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: content.length },
+    }).length;
+  }
+  return sizes;
+}
