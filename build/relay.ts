@@ -2,7 +2,6 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import {
   Agent as HttpAgent,
   request as httpRequest,
-  type ClientRequest,
   type IncomingMessage,
   type Server,
   type ServerResponse,
@@ -11,19 +10,22 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { Plugin } from 'vite';
-import {
-  RELAY_HEALTH_PATH,
-  RELAY_MAX_BODY_BYTES,
-  RELAY_PATH,
-  RELAY_TARGET_HEADER,
-  RELAYED_PATHS,
-  relayTargetProblem,
-} from '../src/models/relay.ts';
+import { RELAY_PATH } from '../src/models/relay.ts';
+import { handleRelay, Refusal, type RelayConfig, type Upstream } from './relay-handler.ts';
+
+export {
+  RELAY_BODY_TIMEOUT_MS,
+  RELAY_IDLE_TIMEOUT_MS,
+  RELAY_MAX_RESPONSE_BYTES,
+  returnedHeaders,
+  upstreamURL,
+} from './relay-handler.ts';
 
 /**
- * The relay on the page's own server (`npm start`, `vite preview`): Messages API calls for
- * endpoints that refuse browsers (no CORS) go to the same origin, and the server forwards them.
- * See src/models/relay.ts for the URL shape, and docs/relay.md for every limit in one place.
+ * The relay on the page's own server (`npm start`, `vite preview`): the shared Web-standard
+ * handler (build/relay-handler.ts: origin, path, target, limits, reply headers) behind a thin
+ * Node adapter, which adds what only a server of one's own can do: the check of the address the
+ * connection is made to. See src/models/relay.ts for the URL shape, docs/relay.md for every limit.
  *
  * It is a door from any web page into the learner's machine, so it refuses by default:
  *   - only requests from its own origin (Origin and Sec-Fetch-Site; Vite's host check, which
@@ -39,21 +41,14 @@ import {
  * x-api-key) goes to the target only, as in a direct call; the relay never logs a request or
  * echoes a header, and passes back only the reply headers an Anthropic client reads.
  *
- * The reply streams through as it arrives (SSE included): status, allowed headers and body
- * unchanged, each chunk written on; when the browser goes away (Stop), the call to the target is
- * cut too.
+ * The reply streams through as it arrives (SSE included); when the browser goes away (Stop), the
+ * call to the target is cut too.
  */
 
 type Handler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
 /** The environment variable through which the person running the server allows local targets. */
 export const ALLOW_LOCAL_ENV = 'S04_RELAY_ALLOW_LOCAL';
-/** The largest reply the relay passes on. */
-export const RELAY_MAX_RESPONSE_BYTES = 50 * 1024 * 1024;
-/** How long the relay waits for the target's next byte (the first included). */
-export const RELAY_IDLE_TIMEOUT_MS = 120_000;
-/** How long a client may take to send a request body. */
-export const RELAY_BODY_TIMEOUT_MS = 60_000;
 /** How long any client may take to send a request's headers (the whole server). */
 export const SERVER_HEADERS_TIMEOUT_MS = 10_000;
 /** How long any client may take to send a whole request (the whole server). */
@@ -66,41 +61,6 @@ export const SERVER_REQUEST_TIMEOUT_MS = 60_000;
 export const UNREACHABLE =
   `The relay could not connect to the endpoint: it connects only to public addresses, and to ` +
   `local ones only where its server allows them (${ALLOW_LOCAL_ENV}, see docs/relay.md).`;
-
-/** Headers that describe one hop, not the message (RFC 9110 7.6.1), plus what names the browser's page. */
-const NOT_FORWARDED = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-  'content-length',
-  'accept-encoding',
-  'origin',
-  'referer',
-  'cookie',
-  RELAY_TARGET_HEADER,
-]);
-
-/**
- * The reply headers passed back: what an Anthropic client reads (type, request ids, rate limits,
- * retry advice). Anything else would act on the page's own origin (Set-Cookie, Clear-Site-Data,
- * Refresh, Link, Content-Security-Policy, ...), so it is dropped.
- */
-const RETURNED = new Set([
-  'content-type',
-  'content-encoding',
-  'request-id',
-  'x-request-id',
-  'retry-after',
-  'retry-after-ms',
-  'x-should-retry',
-]);
-const RETURNED_PREFIX = 'anthropic-';
 
 /** Loopback, private, link-local and other special-use ranges (IANA's special-purpose registries). */
 const SPECIAL_USE = new BlockList();
@@ -225,117 +185,146 @@ function guardedLookup(resolve: LookupFunction, target: URL, allowance: LocalAll
   };
 }
 
-class Refusal extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** An Anthropic-style error reply; the relay's own errors are final (the SDK does not retry them). */
-function sendError(res: ServerResponse, refusal: Refusal, headers: Record<string, string> = {}) {
-  const text = JSON.stringify({ type: 'error', error: { type: 'relay_refused', message: refusal.message } });
-  res.writeHead(refusal.status, {
-    'content-type': 'application/json',
-    'content-length': String(Buffer.byteLength(text)),
-    'cache-control': 'no-store',
-    'x-should-retry': 'false',
-    ...headers,
-  });
-  res.end(text);
-}
-
 /** The origin the browser sees this server at. */
 function ownOrigin(req: IncomingMessage): string {
   const scheme = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
   return `${scheme}://${req.headers.host ?? ''}`;
 }
 
-/** A page of another origin (or another site) may not use the relay; tools without these headers may. */
-function checkOrigin(req: IncomingMessage): void {
-  const origin = req.headers.origin;
-  if (origin !== undefined && origin !== ownOrigin(req)) {
-    throw new Refusal(403, 'The relay answers only pages served by this server.');
-  }
-  const site = req.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') {
-    throw new Refusal(403, 'The relay answers only pages served by this server.');
-  }
-}
-
-function readBody(req: IncomingMessage, timeoutMs: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length']);
-  if (declared > RELAY_MAX_BODY_BYTES) return Promise.reject(tooLarge());
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    // A client trickling its body would hold the connection (and a slot of the server) forever.
-    const timer = setTimeout(() => {
-      reject(new Refusal(408, `The relay takes a request body within ${seconds(timeoutMs)}.`));
-    }, timeoutMs);
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      // Past the limit the rest is read and dropped, so the client gets the 413 instead of a reset.
-      if (size <= RELAY_MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('end', () => {
-      clearTimeout(timer);
-      if (size > RELAY_MAX_BODY_BYTES) reject(tooLarge());
-      else resolve(Buffer.concat(chunks));
-    });
-    req.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-  });
-}
-
-function seconds(ms: number): string {
-  return ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
-}
-
-function megabytes(bytes: number): string {
-  const mb = bytes / 1024 / 1024;
-  return mb >= 1 ? `${Math.round(mb * 100) / 100} MB` : `${Math.round(bytes / 1024)} KB`;
-}
-
-function tooLarge(): Refusal {
-  return new Refusal(413, `The relay takes request bodies up to ${megabytes(RELAY_MAX_BODY_BYTES)}.`);
-}
-
-function forwardedHeaders(req: IncomingMessage, length: number): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || NOT_FORWARDED.has(name) || name.startsWith('sec-')) continue;
-    out[name] = value;
-  }
-  // Uncompressed, so that the reply's cap counts what the page would get.
-  out['accept-encoding'] = 'identity';
-  out['content-length'] = String(length);
-  return out;
-}
-
-/** The reply headers an Anthropic client needs; everything else stays with the relay. */
-export function returnedHeaders(headers: IncomingMessage['headers']): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined && (RETURNED.has(name) || name.startsWith(RETURNED_PREFIX))) out[name] = value;
-  }
-  return out;
-}
-
 /**
- * The URL the relay calls: the target's path with `path` appended, nothing else (the base URL's
- * own query or fragment is refused before, the caller's query is not passed on).
+ * Calls the target with node:http(s) through the guarded lookup and kept-alive agents, and hands
+ * the reply back as a Response whose body follows the reader (the target is paused meanwhile).
  */
-export function upstreamURL(target: string, path: string): URL {
-  const url = new URL(target);
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;
-  url.search = '';
-  url.hash = '';
-  return url;
+function nodeUpstream(
+  agents: { http: HttpAgent; https: HttpsAgent },
+  resolve: LookupFunction,
+  allowance: LocalAllowance,
+): Upstream {
+  return (url, { headers, body, signal }) =>
+    new Promise<Response>((done, fail) => {
+      const secure = url.protocol === 'https:';
+      const outgoing: Record<string, string> = Object.fromEntries(headers);
+      outgoing['content-length'] = String(body.byteLength);
+      const upstream = (secure ? httpsRequest : httpRequest)(url, {
+        method: 'POST',
+        headers: outgoing,
+        agent: secure ? agents.https : agents.http,
+        lookup: guardedLookup(resolve, url, allowance),
+      });
+      signal.addEventListener('abort', () => upstream.destroy(), { once: true });
+      // Refused by the lookup, no such name, refused, reset, a TLS or HTTP error: one answer.
+      upstream.on('error', () => fail(new Error('unreachable')));
+      upstream.on('response', (reply) => {
+        const replyHeaders = new Headers();
+        for (let i = 0; i < reply.rawHeaders.length; i += 2) {
+          replyHeaders.append(reply.rawHeaders[i], reply.rawHeaders[i + 1]);
+        }
+        const status = reply.statusCode ?? 502;
+        const empty = status === 204 || status === 205 || status === 304;
+        const stream = new ReadableStream<Uint8Array>(
+          {
+            start(controller) {
+              reply.on('data', (chunk: Buffer) => {
+                controller.enqueue(chunk);
+                if ((controller.desiredSize ?? 0) <= 0) reply.pause();
+              });
+              // A reply cut by the target reaches the browser as a cut reply, not a complete one.
+              reply.on('end', () =>
+                reply.complete ? controller.close() : controller.error(new Error('cut')),
+              );
+              reply.on('aborted', () => controller.error(new Error('cut')));
+              reply.on('error', () => controller.error(new Error('cut')));
+            },
+            pull() {
+              reply.resume();
+            },
+            cancel() {
+              upstream.destroy();
+            },
+          },
+          { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+        );
+        if (empty) reply.resume();
+        done(new Response(empty ? null : stream, { status, headers: replyHeaders }));
+      });
+      // As a Buffer, the body goes out with the headers in one write (a plain Uint8Array is
+      // written apart, and the target's answer waited for it: 4 ms more to the first byte here).
+      upstream.end(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+    });
+}
+
+/** The incoming request as a Web Request (its body streamed, its signal the browser going away). */
+function toRequest(req: IncomingMessage, res: ServerResponse): Request {
+  const gone = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) gone.abort();
+  });
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  const body = hasBody
+    ? new ReadableStream<Uint8Array>({
+        start(controller) {
+          req.on('data', (chunk: Buffer) => controller.enqueue(chunk));
+          req.on('end', () => controller.close());
+          req.on('error', (error) => controller.error(error));
+        },
+        cancel() {
+          req.pause();
+        },
+      })
+    : null;
+  return new Request(`${ownOrigin(req)}${req.url ?? '/'}`, {
+    method: req.method,
+    headers,
+    body,
+    signal: gone.signal,
+    // Node's fetch needs it for a streamed body; the DOM types lack it.
+    duplex: 'half',
+  } as RequestInit);
+}
+
+/** Writes a Response to the Node reply, chunk by chunk, waiting for the browser when it lags. */
+async function send(response: Response, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  // A body not read to its end would be taken for the next request on this connection.
+  if (!req.complete) headers.connection = 'close';
+  res.writeHead(response.status, headers);
+  if (!response.body) {
+    res.end();
+    if (!req.complete) req.resume();
+    return;
+  }
+  res.flushHeaders();
+  const reader = response.body.getReader();
+  res.on('close', () => {
+    if (!res.writableFinished) reader.cancel().catch(() => {});
+  });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (res.destroyed) return;
+      if (!res.write(value)) {
+        await new Promise<void>((resume, stop) => {
+          const go = () => {
+            res.off('drain', go);
+            res.off('close', go);
+            resume();
+          };
+          res.on('drain', go);
+          res.on('close', go);
+          // The handler gave up on a reader that read nothing.
+          reader.closed.catch(stop);
+        });
+      }
+    }
+    res.end();
+  } catch {
+    res.destroy();
+  }
+  if (!req.complete) req.resume();
 }
 
 /** The relay's limits and the injected resolver; each defaults to the production value. */
@@ -362,168 +351,21 @@ export interface RelayHandler {
 export function createRelay(options: RelayOptions = {}): RelayHandler {
   const allowance = parseAllowLocal(options.allowLocal ?? process.env[ALLOW_LOCAL_ENV]);
   const resolve = options.lookup ?? (dnsLookup as LookupFunction);
-  const idleMs = options.idleTimeoutMs ?? RELAY_IDLE_TIMEOUT_MS;
-  const maxBytes = options.maxResponseBytes ?? RELAY_MAX_RESPONSE_BYTES;
-  const bodyMs = options.bodyTimeoutMs ?? RELAY_BODY_TIMEOUT_MS;
   // Kept-alive connections to the targets: a TLS handshake per call would cost far more than
   // the 5 ms the relay may add to the first byte. A kept socket was checked when it connected.
   const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
-  const unreachable = () => new Refusal(502, UNREACHABLE);
-
-  async function relay(req: IncomingMessage, res: ServerResponse, pathname: string) {
-    checkOrigin(req);
-    if (pathname === RELAY_HEALTH_PATH) {
-      if (req.method !== 'GET' && req.method !== 'HEAD')
-        throw new Refusal(405, 'Use GET for the health check.');
-      const text = JSON.stringify({ relay: 's04', maxBodyBytes: RELAY_MAX_BODY_BYTES });
-      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-      res.end(text);
-      return;
-    }
-    const path = pathname.slice(RELAY_PATH.length);
-    if (!(RELAYED_PATHS as readonly string[]).includes(path)) {
-      throw new Refusal(404, `The relay forwards only ${RELAYED_PATHS.join(' and ')}.`);
-    }
-    if (req.method !== 'POST') throw new Refusal(405, 'The relay forwards only POST requests.');
-    const target = req.headers[RELAY_TARGET_HEADER];
-    if (typeof target !== 'string' || !target) {
-      throw new Refusal(400, `Name the endpoint's base URL in the ${RELAY_TARGET_HEADER} header.`);
-    }
-    const problem = relayTargetProblem(target);
-    if (problem) throw new Refusal(400, problem);
-    const url = upstreamURL(target, path);
+  const config: RelayConfig = {
     // An address written in the URL is never looked up, so it is checked here, before any socket.
-    const literal = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(literal) && !mayConnect(literal, url, allowance)) {
-      // The body is read first, as for a target that fails later: the reply tells nothing apart.
-      await readBody(req, bodyMs);
-      throw unreachable();
-    }
-    const body = await readBody(req, bodyMs);
-    await forward(req, res, url, body);
-  }
-
-  function forward(req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer): Promise<void> {
-    const secure = url.protocol === 'https:';
-    const upstream: ClientRequest = (secure ? httpsRequest : httpRequest)(url, {
-      method: 'POST',
-      headers: forwardedHeaders(req, body.length),
-      agent: secure ? agents.https : agents.http,
-      lookup: guardedLookup(resolve, url, allowance),
-    });
-    return new Promise<void>((done, fail) => {
-      let idle: NodeJS.Timeout | undefined;
-      let sse = false;
-      let atEventEnd = true;
-      // Once the relay gave up, the target's own end (cut by it) must not cut what it sent instead.
-      let gaveUp = false;
-      const stopIdle = () => clearTimeout(idle);
-      /** Ends a reply already under way with an SSE error event when it can, else cuts it. */
-      const giveUp = (status: number, message: string) => {
-        gaveUp = true;
-        stopIdle();
-        upstream.destroy();
-        if (!res.headersSent) {
-          fail(new Refusal(status, message));
-          return;
-        }
-        if (sse && atEventEnd && !res.destroyed) {
-          const error = { type: 'error', error: { type: 'relay_refused', message } };
-          res.end(`event: error\ndata: ${JSON.stringify(error)}\n\n`);
-        } else res.destroy();
-        done();
-      };
-      const armIdle = () => {
-        clearTimeout(idle);
-        idle = setTimeout(
-          () => giveUp(504, `The endpoint sent nothing for ${seconds(idleMs)}; the relay gave up.`),
-          idleMs,
-        );
-      };
-      const tooBig = () =>
-        giveUp(502, `The endpoint's reply is over ${megabytes(maxBytes)}, the relay's limit.`);
-      armIdle();
-
-      // The browser went away (Stop, a closed tab) before the reply ended: so does the call.
-      res.on('close', () => {
-        stopIdle();
-        if (!res.writableFinished) upstream.destroy();
-        done();
-      });
-      upstream.on('response', (reply) => {
-        if (gaveUp) return;
-        armIdle();
-        if (Number(reply.headers['content-length']) > maxBytes) {
-          tooBig();
-          return;
-        }
-        sse = /^text\/event-stream/i.test(reply.headers['content-type'] ?? '');
-        res.writeHead(reply.statusCode ?? 502, returnedHeaders(reply.headers));
-        res.flushHeaders();
-        let size = 0;
-        // Each chunk is written as it arrives; nothing in between buffers (the relay runs before
-        // Vite's compression, and SSE is never compressed by it). A slow reader pauses the target.
-        reply.on('data', (chunk: Buffer) => {
-          if (gaveUp) return;
-          armIdle();
-          size += chunk.length;
-          if (size > maxBytes) {
-            tooBig();
-            return;
-          }
-          atEventEnd = /\r?\n\r?\n$/.test(chunk.subarray(-4).toString('latin1'));
-          if (!res.write(chunk)) {
-            // Waiting for the browser is not the target's silence; a browser that reads nothing
-            // for as long is a slow client, and both connections are closed.
-            stopIdle();
-            reply.pause();
-            const slow = setTimeout(() => {
-              gaveUp = true;
-              upstream.destroy();
-              res.destroy();
-            }, idleMs);
-            res.once('drain', () => {
-              clearTimeout(slow);
-              armIdle();
-              reply.resume();
-            });
-            res.once('close', () => clearTimeout(slow));
-          }
-        });
-        reply.on('end', () => {
-          if (gaveUp) return;
-          stopIdle();
-          if (!reply.complete) res.destroy();
-          else res.end();
-          done();
-        });
-        // A reply cut by the target reaches the browser as a cut reply, not as a complete one.
-        reply.on('aborted', () => {
-          if (gaveUp) return;
-          stopIdle();
-          res.destroy();
-        });
-        reply.on('error', () => {
-          if (gaveUp) return;
-          stopIdle();
-          res.destroy();
-        });
-      });
-      upstream.on('error', () => {
-        if (gaveUp) return;
-        if (res.headersSent || res.destroyed) {
-          stopIdle();
-          if (!res.writableFinished) res.destroy();
-          done();
-          return;
-        }
-        // Refused by the lookup, no such name, refused, reset, a TLS or HTTP error: one answer.
-        stopIdle();
-        fail(unreachable());
-      });
-      upstream.end(body);
-    });
-  }
+    refuseTarget(url) {
+      const literal = url.hostname.replace(/^\[|\]$/g, '');
+      return isIP(literal) && !mayConnect(literal, url, allowance) ? new Refusal(502, UNREACHABLE) : null;
+    },
+    unreachable: UNREACHABLE,
+    upstream: nodeUpstream(agents, resolve, allowance),
+    idleTimeoutMs: options.idleTimeoutMs,
+    maxResponseBytes: options.maxResponseBytes,
+    bodyTimeoutMs: options.bodyTimeoutMs,
+  };
 
   return {
     handle(req, res, next) {
@@ -532,19 +374,9 @@ export function createRelay(options: RelayOptions = {}): RelayHandler {
         next();
         return;
       }
-      relay(req, res, pathname).catch((error: unknown) => {
-        if (res.headersSent) {
-          res.destroy();
-          return;
-        }
-        if (res.destroyed) return;
-        const refusal =
-          error instanceof Refusal ? error : new Refusal(400, 'The relay could not read the request.');
-        // A body not read to its end would be taken for the next request on this connection.
-        const close: Record<string, string> = req.complete ? {} : { connection: 'close' };
-        sendError(res, refusal, close);
-        if (!req.complete) req.resume();
-      });
+      handleRelay(toRequest(req, res), config, pathname)
+        .then((response) => send(response, req, res))
+        .catch(() => res.destroy());
     },
     close() {
       agents.http.destroy();
