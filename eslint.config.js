@@ -33,6 +33,7 @@ export default ts.config(
   //   models, sandbox     never the screen, the page's owners, or the workers
   //   run, settings       never the screen, the page's owners, or the workers
   //   workers             never the screen or the page's owners
+  //   service-worker      never the screen, the page's owners or the agents' workers
   //   page                never the screen (it runs conversations: the screen subscribes)
   //   ui                  never the workers (it reaches them through the page's owners)
   layer('src/**', []),
@@ -45,6 +46,11 @@ export default ts.config(
     ),
   ),
   layer('src/workers/**', ['**/ui/**', '**/page/**'], 'workers do not import the page'),
+  layer(
+    'src/service-worker/**',
+    ['**/ui/**', '**/page/**', '**/workers/**'],
+    'the service worker stands apart from the page and the agents',
+  ),
   layer('src/page/**', ['**/ui/**'], "the page's owners are below the screen"),
   layer('src/ui/**', ['**/workers/**'], "the screen reaches the workers through the page's owners"),
   {

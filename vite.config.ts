@@ -1,13 +1,13 @@
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
-import { earlySandbox } from './build/early-sandbox.ts';
-import { justBashSplit } from './build/just-bash-split.ts';
-import { nodePrelude } from './build/node-prelude.ts';
-import { precacheIntegrity } from './build/precache-integrity.ts';
-import { pyodideAssets, pyodideIntegrity } from './build/pyodide-assets.ts';
-import { relay } from './build/relay.ts';
-import { staticAssets } from './build/static-assets.ts';
+import { earlySandbox } from './vite-plugins/early-sandbox.ts';
+import { justBashSplit } from './vite-plugins/just-bash-split.ts';
+import { nodePrelude } from './vite-plugins/node-prelude.ts';
+import { precacheIntegrity } from './vite-plugins/precache-integrity.ts';
+import { pyodideAssets, pyodideIntegrity } from './vite-plugins/pyodide-assets.ts';
+import { relay } from './relay/node.ts';
+import { staticAssets } from './vite-plugins/static-assets.ts';
 import { ISOLATION_HEADERS } from './src/sandbox/isolation.ts';
 
 /** Cross-origin isolation: needed by WebContainer and by SharedArrayBuffer in the workers. */
@@ -46,11 +46,11 @@ export default defineConfig({
     staticAssets(isolation),
     relay(),
     integrity.plugin,
-    // One service worker for offline use and isolation (src/workers/service-worker.ts); the page
+    // One service worker for offline use and isolation (src/service-worker/service-worker.ts); the page
     // registers it itself (src/page/service-worker.svelte.ts), and never on the dev server.
     VitePWA({
       strategies: 'injectManifest',
-      srcDir: 'src/workers',
+      srcDir: 'src/service-worker',
       filename: 'service-worker.ts',
       injectRegister: false,
       manifest: false,
@@ -62,7 +62,7 @@ export default defineConfig({
         globPatterns: ['**/*.{html,js,css,wasm,json,svg}'],
         globIgnores: ['pyodide/**', '**/*.br'],
         maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
-        // Each file's SHA-384 (build/precache-integrity.ts), checked when fetched and when served.
+        // Each file's SHA-384 (vite-plugins/precache-integrity.ts), checked when fetched and when served.
         manifestTransforms: [integrity.transform],
       },
     }),
@@ -76,7 +76,7 @@ export default defineConfig({
   },
   build: { target: 'es2022', rolldownOptions: { output: ascii } },
   test: {
-    include: ['src/**/*.test.ts', 'build/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'vite-plugins/**/*.test.ts', 'relay/**/*.test.ts', 'test/**/*.test.ts'],
     environment: 'node',
   },
 });

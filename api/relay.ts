@@ -1,11 +1,11 @@
 /**
  * The relay on Vercel: a function that vercel.json's rewrite sends `/relay/<path>` to (as
- * `/api/relay?path=<path>`), a thin file over the shared handler (build/relay-handler.ts). It
+ * `/api/relay?path=<path>`), a thin file over the shared handler (relay/handler.ts). It
  * forwards only to the hosts in S04_RELAY_ALLOWED_HOSTS, by default the provider presets'
  * (docs/relay.md).
  */
 import { RELAY_PATH } from '../src/models/relay.ts';
-import { ALLOWED_HOSTS_ENV, serverlessRelay } from '../build/relay-handler.ts';
+import { ALLOWED_HOSTS_ENV, serverlessRelay } from '../relay/handler.ts';
 
 let relay: ReturnType<typeof serverlessRelay> | undefined;
 

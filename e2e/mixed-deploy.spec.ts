@@ -2,7 +2,7 @@
  * A deploy during a first visit: the page of one build is open, its service worker not yet
  * registered (it waits for a quiet moment after the sandbox is ready), and the host starts
  * serving the next build. The worker the page then registers is the next build's; it must not take
- * over the page (src/workers/service-worker.ts, CLAIM): the page loads only its own build's files
+ * over the page (src/service-worker/service-worker.ts, CLAIM): the page loads only its own build's files
  * and offers the next build as "Update available". Its own chunks are gone from the host, so a
  * part loaded on demand (the example) is said to be missing, with the reload offered. And a
  * deploy landing while the first build's worker installs must not leave that worker with the next

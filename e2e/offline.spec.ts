@@ -1,7 +1,7 @@
 /**
  * The built playground on a plain static host, as GitHub Pages serves it: under a sub-path
  * (`BASE_PATH=/s04/`), with no COOP/COEP headers and no relay (scripts/serve-static.mjs). Its
- * service worker (src/workers/service-worker.ts) makes the page cross-origin isolated, keeps it
+ * service worker (src/service-worker/service-worker.ts) makes the page cross-origin isolated, keeps it
  * for offline use, and offers a new deploy without mixing it into the page in use.
  *
  * One build for the file, made here (the other specs use `vite preview` of dist/). The server

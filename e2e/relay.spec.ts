@@ -1,5 +1,5 @@
 /**
- * The relay of the page's own server (build/relay.ts) against an endpoint without CORS: the mock
+ * The relay of the page's own server (relay/node.ts) against an endpoint without CORS: the mock
  * Messages API under /no-cors answers no preflight, as DashScope's endpoint does. A direct call
  * fails as a CORS refusal does; ticked, "Send through the local server" gets the same run through,
  * streaming as it goes. Settings' presets and "Test connection" are checked on the same endpoint.

@@ -3,7 +3,7 @@ import { PROMPTS, expect, open, runSample, test, callWorker } from './fixtures';
 
 /**
  * Start-up of the offline sandbox, and its shell as the browser gets it: just-bash's code-split
- * build (build/just-bash-split.ts), whose commands load the first time they run.
+ * build (vite-plugins/just-bash-split.ts), whose commands load the first time they run.
  *
  * These tests talk to a sandbox worker of their own (named `probe`), created from the same script
  * as the app's, over Comlink's wire format, so nothing of the app stands in between.
@@ -11,7 +11,7 @@ import { PROMPTS, expect, open, runSample, test, callWorker } from './fixtures';
 
 /**
  * Starts a probe worker from the built sandbox script; with `search`, it is then posted the early
- * boot message that the page's first script posts (build/early-sandbox.ts).
+ * boot message that the page's first script posts (vite-plugins/early-sandbox.ts).
  */
 async function startProbe(page: Page, search?: string): Promise<void> {
   await page.evaluate((search) => {

@@ -11,7 +11,7 @@
  *   - Stop under a runaway bash, python3 and node command (the mock API's mock-runaway-*): from
  *     the click to Stopped, to the sandbox answering again, and the next run's first command
  *   - the file viewer on a 30 MB text file: the page's longest task (scripts/viewer-bench.mjs)
- *   - what the relay (build/relay.ts) adds to the time to first byte of a streamed call to the
+ *   - what the relay (relay/node.ts) adds to the time to first byte of a streamed call to the
  *     mock API, direct vs relayed over 50 requests each (scripts/relay-ttfb.mjs)
  *   - language:switch, from a choice in the Language menu to the next painted frame
  *   - cold figures: 5 fresh pages, prompt 1 clicked as soon as the sandbox is ready (the first
@@ -323,7 +323,7 @@ if (ONLY === 'records') {
   // 1c. What no script of the app can go below: on a fresh page of a static host (same server
   // code, same headers), when the page's first script runs and when an empty module worker it
   // creates runs its first line. The sandbox's worker starts exactly so, from the page's first
-  // script (build/early-sandbox.ts), before its 736 KB script is fetched and compiled.
+  // script (vite-plugins/early-sandbox.ts), before its 736 KB script is fetched and compiled.
   results.browserFloor = await browserFloor(browser, 5);
 
   console.log("bench: prompt 3's first python3 after 10 s");

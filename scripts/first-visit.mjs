@@ -1,12 +1,12 @@
 /**
  * The built app's files a first visit transfers, phase by phase, found from the built page itself
  * (no browser): shared by the bench (the page's first JavaScript) and the byte budgets of
- * `npm test` (build/first-visit.test.ts).
+ * `npm test` (test/first-visit.test.ts).
  *
  * - before the first paint: index.html (its inline script included), its module script and every
  *   script that one imports statically, its modulepreloads, and its stylesheets;
  * - before `sandbox:ready`: those, plus the offline sandbox's worker that the page's inline script
- *   starts (build/early-sandbox.ts) and every script it imports statically. The worker mounts the
+ *   starts (vite-plugins/early-sandbox.ts) and every script it imports statically. The worker mounts the
  *   sample from its bundle: nothing else is fetched before it is ready (checked in a browser: the
  *   commands' chunks, the agents' workers, the chart library and the Markdown renderer all come
  *   after), so a new fetch on that path shows up here only as a static import.
@@ -63,7 +63,8 @@ export function firstVisitFiles(dir, base = '/') {
   const worker = inlineScripts(html)
     .map((code) => code.match(/new Worker\("([^"]+)"/)?.[1])
     .find((url) => url?.startsWith(base));
-  if (!worker) throw new Error(`${dir}/index.html starts no sandbox worker (see build/early-sandbox.ts)`);
+  if (!worker)
+    throw new Error(`${dir}/index.html starts no sandbox worker (see vite-plugins/early-sandbox.ts)`);
   const sandbox = staticClosure(dir, [worker.slice(base.length)]).filter(
     (path) => !firstPaint.includes(path),
   );
@@ -72,7 +73,7 @@ export function firstVisitFiles(dir, base = '/') {
 
 /**
  * The bytes of `paths` inside `dir`, each file compressed on its own as a static host sends it:
- * raw, gzip (level 9) and brotli (quality 9, as the build's own `.br` copies: build/static-assets.ts;
+ * raw, gzip (level 9) and brotli (quality 9, as the build's own `.br` copies: vite-plugins/static-assets.ts;
  * quality 11 saves 7-8% more and takes ten times as long).
  */
 export function transferSizes(dir, paths) {

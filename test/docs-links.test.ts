@@ -149,9 +149,18 @@ function missingCitations(file: string): string[] {
 
 const MARKDOWN = ['README.md', ...filesUnder('docs', ['.md'])];
 const SOURCES = [
-  ...['src', 'e2e', 'e2e-webcontainer', 'scripts', 'build', 'test'].flatMap((dir) =>
-    filesUnder(dir, ['.ts', '.js', '.mjs', '.mts', '.svelte']),
-  ),
+  ...[
+    'src',
+    'e2e',
+    'e2e-webcontainer',
+    'scripts',
+    'vite-plugins',
+    'relay',
+    'functions',
+    'api',
+    'netlify',
+    'test',
+  ].flatMap((dir) => filesUnder(dir, ['.ts', '.js', '.mjs', '.mts', '.svelte'])),
   ...['vite.config.ts', 'playwright.config.ts', 'playwright.webcontainer.config.ts', 'eslint.config.js'],
 ].filter((file) => existsSync(join(ROOT, file)));
 

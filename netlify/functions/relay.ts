@@ -1,9 +1,9 @@
 /**
  * The relay on Netlify: a function on `/relay` and everything below it, a thin file over the
- * shared handler (build/relay-handler.ts). It forwards only to the hosts in the site's
+ * shared handler (relay/handler.ts). It forwards only to the hosts in the site's
  * S04_RELAY_ALLOWED_HOSTS variable, by default the provider presets' (docs/relay.md).
  */
-import { ALLOWED_HOSTS_ENV, serverlessRelay } from '../../build/relay-handler.ts';
+import { ALLOWED_HOSTS_ENV, serverlessRelay } from '../../relay/handler.ts';
 
 let relay: ReturnType<typeof serverlessRelay> | undefined;
 

@@ -7,7 +7,7 @@ import { parentLoop, runSubagent, type RunTask } from '../core/loop';
 import type { Message } from '../core/messages';
 import { ModelCallError, type ModelRequest, type StreamEvent } from '../core/model';
 import { CHILD_TOOLS, PARENT_TOOLS, parentSystem, subagentSystem, type ToolHandler } from '../core/tools';
-import { createRelay } from '../../build/relay';
+import { createRelay } from '../../relay/node';
 import { AnthropicModel, type AnthropicOptions } from './anthropic';
 import { loopOf, traceToolOutputs, traceWorkdir, type Trace } from './replay';
 
@@ -340,7 +340,7 @@ describe('AnthropicModel against the mock Messages API', () => {
   });
 });
 
-describe("AnthropicModel through the relay of the page's server (build/relay.ts)", () => {
+describe("AnthropicModel through the relay of the page's server (relay/node.ts)", () => {
   const relay = createRelay({ allowLocal: '1' });
   const server = createServer((req, res) => relay.handle(req, res, () => res.writeHead(404).end()));
   let relayURL = '';

@@ -1,6 +1,6 @@
 /**
  * The relay: this page's own server forwarding Messages API calls to an endpoint that does not
- * allow browsers (no CORS). Shared by the server's plugin (build/relay.ts) and the model client.
+ * allow browsers (no CORS). Shared by the server's plugin (relay/node.ts) and the model client.
  *
  *   worker ──POST /relay/v1/messages──► page's server ──POST <target>/v1/messages──► endpoint
  *           x-s04-relay-target: <target>     (same origin:            (the key goes to the target
@@ -26,7 +26,7 @@ export const RELAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
  * Why the relay must not forward to this base URL, as one sentence; null when it may try.
  * Only http(s) base URLs: no credentials, no query or fragment (a `?` or `#`, even with nothing
  * after it, would swallow the path the SDK appends). Which addresses it may reach is the server's
- * decision, made on the resolved address (build/relay.ts, docs/relay.md): private and local ones
+ * decision, made on the resolved address (relay/node.ts, docs/relay.md): private and local ones
  * only where the person running it allows them.
  */
 export function relayTargetProblem(target: string): string | null {

@@ -4,8 +4,8 @@
  * field named, and nothing is recorded or started.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { checkSummary, ProtocolError, type WorkerEvent } from '../workers/protocol';
-import { eventForwarder } from '../workers/agent-runtime';
+import { checkSummary, ProtocolError, type WorkerEvent } from '../workers/agent/protocol';
+import { eventForwarder } from '../workers/agent/runtime';
 import { afterLastBatch, eventHost, parentHost } from './agent-hosts';
 
 const task = { id: 'toolu_1', prompt: 'Find the tests', description: 'explore' };

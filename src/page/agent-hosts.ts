@@ -2,7 +2,7 @@
  * What the page hands its agent workers (as Comlink proxies), checking every call that arrives
  * from them before the page acts on it: a batch of events is recorded whole or not at all, a
  * task starts a subagent only when it is well formed. A bad call fails in the worker that made
- * it, with the field named (src/workers/protocol.ts).
+ * it, with the field named (src/workers/agent/protocol.ts).
  */
 import {
   checkEpoch,
@@ -11,7 +11,7 @@ import {
   type EventHost,
   type ParentHost,
   type WorkerEvent,
-} from '../workers/protocol';
+} from '../workers/agent/protocol';
 import type { TaskRequest } from '../core/loop';
 
 /** One run's host, and the moment its worker's last batch of events has been recorded. */

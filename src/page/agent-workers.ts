@@ -31,9 +31,9 @@ import {
   type TaskHost,
   type WorkerEvent,
   type WorkerReady,
-} from '../workers/protocol';
-import ParentWorker from '../workers/parent.ts?worker';
-import SubagentWorker from '../workers/subagent.ts?worker';
+} from '../workers/agent/protocol';
+import ParentWorker from '../workers/agent/parent.ts?worker';
+import SubagentWorker from '../workers/agent/subagent.ts?worker';
 import { afterLastBatch, parentHost } from './agent-hosts';
 import { failureOf } from './worker-failure';
 

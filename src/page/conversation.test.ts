@@ -8,7 +8,7 @@ import type { TaskRequest } from '../core/loop';
 import type { AgentId } from '../core/messages';
 import { REFERENCE_LIMITS, type LoopLimits } from '../core/variants';
 import type { RunEvent, RunSettings } from '../run/record';
-import type { AgentSettings, WorkerEvent } from '../workers/protocol';
+import type { AgentSettings, WorkerEvent } from '../workers/agent/protocol';
 import type { AgentHandlers, Lifecycle, SubagentWorker } from './agent-workers';
 import { Conversation, type AgentPool, type RunSetup } from './conversation';
 import { TaskQueue } from './task-queue';

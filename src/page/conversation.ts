@@ -20,7 +20,7 @@ import { later } from '../run/later';
 import { LiveRun } from '../run/live';
 import type { RunEvent, RunSettings, WorkerPhase } from '../run/record';
 import type { RunView } from '../run/reduce';
-import type { AgentSettings, TimingEvent, WorkerEvent } from '../workers/protocol';
+import type { AgentSettings, TimingEvent, WorkerEvent } from '../workers/agent/protocol';
 import type { AgentHandlers, Lifecycle, SubagentWorker } from './agent-workers';
 import { withLine, type SandboxLine } from './sandbox-line';
 import { TaskQueue } from './task-queue';

@@ -10,9 +10,9 @@ import type { RuntimeProgress } from '../sandbox/runtimes';
 import type { FileChange, FileEntry, FileSlice } from '../sandbox/sandbox';
 import type { SampleName } from '../sandbox/samples';
 import { StopCell } from '../sandbox/stop-signal';
-import { checkedListeners, sandboxAnswers, type SandboxWorkerApi } from '../workers/sandbox-protocol';
-import type { SandboxConnection } from '../workers/sandbox-service';
-import SandboxWorker from '../workers/sandbox.ts?worker';
+import { checkedListeners, sandboxAnswers, type SandboxWorkerApi } from '../workers/sandbox/protocol';
+import type { SandboxConnection } from '../workers/sandbox/service';
+import SandboxWorker from '../workers/sandbox/sandbox.ts?worker';
 import type { SandboxHost } from './sandbox-host';
 import { failureOf } from './worker-failure';
 
@@ -96,7 +96,7 @@ export class LocalSandboxHost implements SandboxHost {
 
   /** Starts the sandbox now, for a playground that will take it over later. */
   static startEarly(sample: SampleName): void {
-    // The built page's first script may already have created the worker (build/early-sandbox.ts).
+    // The built page's first script may already have created the worker (vite-plugins/early-sandbox.ts).
     const started = (globalThis as { __s04EarlySandbox?: Worker }).__s04EarlySandbox;
     this.#early ??= new LocalSandboxHost(sample, started);
   }

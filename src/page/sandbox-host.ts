@@ -5,11 +5,11 @@
  *   WebContainerSandboxHost  (webcontainer-host.ts)     WebContainer, on the main thread
  *
  * Either way each agent worker gets a MessagePort on which the sandbox answers SandboxRemote
- * (src/workers/sandbox-protocol.ts) through Comlink, so the agents cannot tell the two apart.
+ * (src/workers/sandbox/protocol.ts) through Comlink, so the agents cannot tell the two apart.
  */
 import type { RuntimeProgress } from '../sandbox/runtimes';
 import type { FileChange, FileEntry, FileSlice, SandboxKind } from '../sandbox/sandbox';
-import type { SandboxConnection } from '../workers/sandbox-service';
+import type { SandboxConnection } from '../workers/sandbox/service';
 
 export interface SandboxHost {
   readonly kind: SandboxKind;

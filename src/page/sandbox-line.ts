@@ -6,7 +6,7 @@
  * sandbox) while the sandbox's thread is still busy: on a fresh page it is loading commands
  * ahead, and taking the port waited for that (12-52 ms of a first run, measured).
  */
-import type { SandboxConnection } from '../workers/sandbox-service';
+import type { SandboxConnection } from '../workers/sandbox/service';
 
 export interface SandboxLine {
   /** Settles when the sandbox has taken its end; rejects if it could not (the run fails then). */

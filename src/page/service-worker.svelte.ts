@@ -1,5 +1,5 @@
 /**
- * The page's side of the service worker (src/workers/service-worker.ts): registers it, says how
+ * The page's side of the service worker (src/service-worker/service-worker.ts): registers it, says how
  * offline use stands, makes the page cross-origin isolated where the host sends no headers, and
  * offers a new build ("Update available") without ever mixing two builds' files.
  *
@@ -31,7 +31,7 @@ import {
   type ClaimAnswer,
   type ClaimMessage,
   type RunsMessage,
-} from '../workers/service-worker-protocol';
+} from '../service-worker/protocol';
 
 export type OfflineStatus =
   /** Not started (the dev server never registers it). */

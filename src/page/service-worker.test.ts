@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CLAIM, RUNS, SKIP_WAITING, type ClaimMessage } from '../workers/service-worker-protocol';
+import { CLAIM, RUNS, SKIP_WAITING, type ClaimMessage } from '../service-worker/protocol';
 import {
   ISOLATION_REFUSED,
   RELOADED_FOR_ISOLATION,

@@ -28,8 +28,8 @@ import {
   type ShellWorkerApi,
 } from '../sandbox/webcontainer/shell-protocol';
 import type { SampleName } from '../sandbox/samples';
-import { serveSandbox, type SandboxConnection } from '../workers/sandbox-service';
-import ShellWorker from '../workers/webcontainer-shell.ts?worker';
+import { serveSandbox, type SandboxConnection } from '../workers/sandbox/service';
+import ShellWorker from '../workers/shell/webcontainer-shell.ts?worker';
 import type { SandboxHost } from './sandbox-host';
 
 export { cannotBootReason } from '../sandbox/webcontainer/boot';

@@ -4,7 +4,7 @@
  *
  * The page gets it from these two response headers, wherever they come from: the dev and preview
  * servers (vite.config.ts), a host's header file (public/_headers, vercel.json), or, on a host
- * that cannot set headers (GitHub Pages), the service worker (src/workers/service-worker.ts),
+ * that cannot set headers (GitHub Pages), the service worker (src/service-worker/service-worker.ts),
  * which adds them to the responses it serves.
  */
 

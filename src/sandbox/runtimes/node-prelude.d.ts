@@ -1,4 +1,4 @@
-/** `<module>?prelude`: the module and what it imports, bundled for QuickJS (build/node-prelude.ts). */
+/** `<module>?prelude`: the module and what it imports, bundled for QuickJS (vite-plugins/node-prelude.ts). */
 declare module '*?prelude' {
   const prelude: {
     /** What QuickJS evaluates first: its value is the entry points. */

@@ -5,7 +5,7 @@
  *     ├─ node-prelude/     the Node-like world inside QuickJS: npm packages (path, events,
  *     │                    buffer, string_decoder) and our own fs, require, process,
  *     │                    util.inspect, util, assert, bundled into chunks when Vite loads
- *     │                    it (build/node-prelude.ts); the lazy chunks (Buffer, inspect,
+ *     │                    it (vite-plugins/node-prelude.ts); the lazy chunks (Buffer, inspect,
  *     │                    util, assert) are compiled on first use (host `chunk`)
  *     ├─ host functions    synchronous: write, fs over the FileTree, compile, exit, clock
  *     └─ event loop        here, outside QuickJS: pending jobs, then timers, awaiting between

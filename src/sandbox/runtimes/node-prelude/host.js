@@ -37,6 +37,6 @@ export const utf8Decode = (bytes) =>
 /**
  * The exports of a module of lazy/, compiled and run the first time one is asked for, so that a
  * run pays only for the packages it uses. `host.load` is the bundle's chunk loader
- * (build/node-prelude.ts).
+ * (vite-plugins/node-prelude.ts).
  */
 export const lazy = (name) => host.load(name);

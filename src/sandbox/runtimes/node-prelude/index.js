@@ -12,7 +12,7 @@
  *   require         hand-written, CommonJS over that tree           modules.js
  *   process, console, timers, os, TextEncoder, uncaught errors: hand-written, over the host
  *
- * build/node-prelude.ts bundles this folder into chunks that quickjs.ts hands to each run's
+ * vite-plugins/node-prelude.ts bundles this folder into chunks that quickjs.ts hands to each run's
  * fresh QuickJS context: this module's runs first, once the host functions are handed over
  * (host.js); a module of lazy/ is compiled the first time a script needs it. This module's
  * default export is the entry points the host calls. Frames of the chunks are named

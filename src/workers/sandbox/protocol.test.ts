@@ -3,14 +3,14 @@
  * the side that asked, and nothing malformed reaches the sandbox, the agent or the screen.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { SandboxRemote, SandboxWorkerApi } from './sandbox-protocol';
+import type { SandboxRemote, SandboxWorkerApi } from './protocol';
 import {
   checkedListeners,
   checkedSandbox,
   sandboxAnswers,
   servedSandbox,
   servedSandboxWorker,
-} from './sandbox-protocol';
+} from './protocol';
 
 const result = { stdout: 'hi\n', stderr: '', exitCode: 0, timedOut: false };
 

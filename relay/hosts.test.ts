@@ -13,8 +13,8 @@ import {
   Refusal,
   serverlessRelay,
   type Upstream,
-} from './relay-handler.ts';
-import { createRelay, UNREACHABLE, type RelayHandler } from './relay.ts';
+} from './handler.ts';
+import { createRelay, UNREACHABLE, type RelayHandler } from './node.ts';
 
 /**
  * One table of cases, run against every place the relay is deployed: the shared handler itself,

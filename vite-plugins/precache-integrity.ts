@@ -8,7 +8,7 @@ import type { ManifestTransform } from 'workbox-build';
  * Adds each precached file's SHA-384 to the service worker's manifest (Subresource Integrity
  * form). Workbox fetches the file with it at install, so a wrong or damaged download fails the
  * install instead of being kept; the worker checks a cached file against it again before serving
- * it (src/workers/service-worker.ts). Not index.html's: a host may rewrite HTML (an analytics
+ * it (src/service-worker/service-worker.ts). Not index.html's: a host may rewrite HTML (an analytics
  * snippet), which would then fail every install; its revision, an MD5 of it, is enough.
  *
  * The plugin learns where the build is written (`--outDir` included); the transform reads the

@@ -3,12 +3,12 @@
  * the settings, and events (with timings) sent to the page.
  */
 import * as Comlink from 'comlink';
-import type { EventSink, LoopEvent } from '../core/loop';
-import type { AgentId } from '../core/messages';
-import { baseToolHandlers, type ToolHandler } from '../core/tools';
-import type { Sandbox } from '../sandbox/sandbox';
-import { StopCell } from '../sandbox/stop-signal';
-import type { RunTask } from '../core/loop';
+import type { EventSink, LoopEvent } from '../../core/loop';
+import type { AgentId } from '../../core/messages';
+import { baseToolHandlers, type ToolHandler } from '../../core/tools';
+import type { Sandbox } from '../../sandbox/sandbox';
+import { StopCell } from '../../sandbox/stop-signal';
+import type { RunTask } from '../../core/loop';
 import {
   checkSummary,
   type AgentSettings,
@@ -16,7 +16,7 @@ import {
   type TaskHost,
   type WorkerEvent,
 } from './protocol';
-import { checkedSandbox, type SandboxRemote } from './sandbox-protocol';
+import { checkedSandbox, type SandboxRemote } from '../sandbox/protocol';
 
 /**
  * The shared sandbox, reached over a MessagePort, as the Sandbox interface the tools expect.

@@ -1,5 +1,5 @@
 /**
- * What the page says to the service worker (src/workers/service-worker.ts): three things. A new
+ * What the page says to the service worker (src/service-worker/service-worker.ts): three things. A new
  * build's worker waits until the learner chooses Reload on "Update available"; SKIP_WAITING then
  * lets it take over (the page reloads when it has). A page says when a run starts and ends
  * (RUNS): an installing worker waits between files while any page has a run under way. And a page

@@ -11,7 +11,7 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { Plugin } from 'vite';
 import { RELAY_PATH } from '../src/models/relay.ts';
-import { handleRelay, Refusal, type RelayConfig, type Upstream } from './relay-handler.ts';
+import { handleRelay, Refusal, type RelayConfig, type Upstream } from './handler.ts';
 
 export {
   RELAY_BODY_TIMEOUT_MS,
@@ -19,11 +19,11 @@ export {
   RELAY_MAX_RESPONSE_BYTES,
   returnedHeaders,
   upstreamURL,
-} from './relay-handler.ts';
+} from './handler.ts';
 
 /**
  * The relay on the page's own server (`npm start`, `vite preview`): the shared Web-standard
- * handler (build/relay-handler.ts: origin, path, target, limits, reply headers) behind a thin
+ * handler (relay/handler.ts: origin, path, target, limits, reply headers) behind a thin
  * Node adapter, which adds what only a server of one's own can do: the check of the address the
  * connection is made to. See src/models/relay.ts for the URL shape, docs/relay.md for every limit.
  *

@@ -13,18 +13,18 @@
  *
  * Everything that arrives from another thread is checked here before it is used.
  */
-import type { LoopEvent, TaskRequest } from '../core/loop';
-import type { AgentId, Message } from '../core/messages';
-// With its extension: the Vite config loads this file natively (build/early-sandbox.ts).
+import type { LoopEvent, TaskRequest } from '../../core/loop';
+import type { AgentId, Message } from '../../core/messages';
+// With its extension: the Vite config loads this file natively (vite-plugins/early-sandbox.ts).
 import {
   CONTEXT_MODES,
   LIMIT_RANGES,
   limitProblem,
   type ContextMode,
   type LoopLimits,
-} from '../core/variants.ts';
-import { expectString, isRecord, ProtocolError } from '../core/schema';
-import type { ModelConfig } from '../models/config';
+} from '../../core/variants.ts';
+import { expectString, isRecord, ProtocolError } from '../../core/schema';
+import type { ModelConfig } from '../../models/config';
 
 export { ProtocolError };
 

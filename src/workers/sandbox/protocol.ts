@@ -14,11 +14,11 @@
  * is dropped with a warning. Nothing malformed is acted on.
  */
 import * as v from 'valibot';
-import { acceptOrWarn, checked, expectString, isRecord, ProtocolError } from '../core/schema.ts';
-import type { AgentId } from '../core/messages';
-import type { RuntimeName, RuntimeProgress } from '../sandbox/runtimes';
-import type { ExecResult, FileChange, FileEntry, FileSlice } from '../sandbox/sandbox';
-import type { SampleName } from '../sandbox/samples';
+import { acceptOrWarn, checked, expectString, isRecord, ProtocolError } from '../../core/schema.ts';
+import type { AgentId } from '../../core/messages';
+import type { RuntimeName, RuntimeProgress } from '../../sandbox/runtimes';
+import type { ExecResult, FileChange, FileEntry, FileSlice } from '../../sandbox/sandbox';
+import type { SampleName } from '../../sandbox/samples';
 
 /** One command, as an agent worker asks the sandbox to run it. */
 export interface ExecRequest {
@@ -55,7 +55,7 @@ export interface SandboxWorkerApi extends SandboxRemote {
   /**
    * Mounts the sample project (replacing any files) and resolves when tools can run. The first
    * call takes over a boot of the same sample that the worker started on its own (see
-   * build/early-sandbox.ts).
+   * vite-plugins/early-sandbox.ts).
    */
   boot(sample: SampleName): Promise<Booted>;
   /**
@@ -79,7 +79,7 @@ export interface SandboxWorkerApi extends SandboxRemote {
 
 /**
  * The message the page's first inline script posts to the sandbox worker right after creating it
- * (build/early-sandbox.ts), with the page's query string: the worker then mounts that page's
+ * (vite-plugins/early-sandbox.ts), with the page's query string: the worker then mounts that page's
  * sample on its own, without waiting for the app's bundle to call `boot`.
  */
 export const EARLY_BOOT_MESSAGE = 's04:early-boot';
@@ -96,7 +96,7 @@ export function isEarlyBoot(value: unknown): value is EarlyBoot {
 
 // ---- the schemas ----------------------------------------------------------------------------
 
-// Not samples.ts's SAMPLE_NAMES: that module bundles the samples, and build/early-sandbox.ts
+// Not samples.ts's SAMPLE_NAMES: that module bundles the samples, and vite-plugins/early-sandbox.ts
 // (run by Vite's config in Node) imports this one.
 const SAMPLES = ['python', 'typescript'] as const satisfies readonly SampleName[];
 const text = v.string();

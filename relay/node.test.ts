@@ -13,7 +13,7 @@ import {
   upstreamURL,
   type RelayHandler,
   type RelayOptions,
-} from './relay.ts';
+} from './node.ts';
 
 /** The relay's handler on an ephemeral port, as Vite mounts it; other paths get Vite's 404. */
 let server: Server;
@@ -82,7 +82,7 @@ async function expectRefused(response: Response, status: number, says: RegExp) {
   expect(mock.requests()).toEqual([]);
 }
 
-describe('the relay (build/relay.ts)', () => {
+describe('the relay (relay/node.ts)', () => {
   it('answers its health check for its own pages', async () => {
     const response = await call('/relay/health', { method: 'GET' });
     expect(response.status).toBe(200);

@@ -11,9 +11,9 @@
  * and so can the page, which owns the connection and terminates agent workers at Stop.
  */
 import * as Comlink from 'comlink';
-import type { Sandbox } from '../sandbox/sandbox';
-import { StopCell, watchedSignal } from '../sandbox/stop-signal';
-import { servedSandbox, type SandboxRemote } from './sandbox-protocol';
+import type { Sandbox } from '../../sandbox/sandbox';
+import { StopCell, watchedSignal } from '../../sandbox/stop-signal';
+import { servedSandbox, type SandboxRemote } from './protocol';
 
 export interface SandboxConnection {
   /** Stops the commands still running on this port and closes it. */

@@ -3,10 +3,10 @@
  * history each time, so Stop can terminate this worker without losing the conversation.
  */
 import * as Comlink from 'comlink';
-import { parentLoop } from '../core/loop';
-import { createModel } from '../models';
+import { parentLoop } from '../../core/loop';
+import { createModel } from '../../models';
 import { checkParentRun, type ParentHost, type ParentWorkerApi } from './protocol';
-import { eventForwarder, taskRunner, toolHandlers } from './agent-runtime';
+import { eventForwarder, taskRunner, toolHandlers } from './runtime';
 
 const api: ParentWorkerApi = {
   async run(request, sandbox, host: ParentHost) {

@@ -5,18 +5,18 @@
  * the screen.
  */
 import * as Comlink from 'comlink';
-import type { RuntimeProgress } from '../sandbox/runtimes';
-import type { FileChange } from '../sandbox/sandbox';
-import { create } from '../sandbox/local';
-import { loadSample } from '../sandbox/samples';
-import { readUrlSettings } from '../settings/url-settings';
-import type { SampleName } from '../sandbox/samples';
-import { StopCell } from '../sandbox/stop-signal';
-import { isEarlyBoot, servedSandboxWorker } from './sandbox-protocol';
-import { sandboxRemote, serveSandbox, type SandboxConnection } from './sandbox-service';
+import type { RuntimeProgress } from '../../sandbox/runtimes';
+import type { FileChange } from '../../sandbox/sandbox';
+import { create } from '../../sandbox/local';
+import { loadSample } from '../../sandbox/samples';
+import { readUrlSettings } from '../../settings/url-settings';
+import type { SampleName } from '../../sandbox/samples';
+import { StopCell } from '../../sandbox/stop-signal';
+import { isEarlyBoot, servedSandboxWorker } from './protocol';
+import { sandboxRemote, serveSandbox, type SandboxConnection } from './service';
 
 // On the worker's own timeline: one entry per evaluation of this module, so a second copy of it
-// in the same worker (see build/early-sandbox.ts) shows up, and the tests check it never does.
+// in the same worker (see vite-plugins/early-sandbox.ts) shows up, and the tests check it never does.
 performance.mark('sandbox:module-evaluated');
 
 let sandbox: Awaited<ReturnType<typeof create>> | undefined;
@@ -106,7 +106,7 @@ function mountEarly(sample: SampleName): void {
 
 /**
  * The page's first script posts the page's query string right after `new Worker` (see
- * build/early-sandbox.ts). It comes by message, not in the worker's URL: lazily loaded chunks
+ * vite-plugins/early-sandbox.ts). It comes by message, not in the worker's URL: lazily loaded chunks
  * import this module by its bare URL, and a URL that differs from the worker's (a fragment, a
  * query) would make them evaluate a second copy of it. Listening before Comlink does lets this
  * message be taken out of Comlink's way.

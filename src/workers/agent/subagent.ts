@@ -5,10 +5,10 @@
  * starts a worker of their own.
  */
 import * as Comlink from 'comlink';
-import { runSubagent } from '../core/loop';
-import { createModel } from '../models';
+import { runSubagent } from '../../core/loop';
+import { createModel } from '../../models';
 import { checkSubagentRun, type SubagentWorkerApi, type TaskHost } from './protocol';
-import { eventForwarder, taskRunner, toolHandlers } from './agent-runtime';
+import { eventForwarder, taskRunner, toolHandlers } from './runtime';
 
 const api: SubagentWorkerApi = {
   // The worker's own time: the page may be busy when the answer arrives.

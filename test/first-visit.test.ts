@@ -32,7 +32,7 @@ describe('the first visit', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 's04-first-visit-'));
     // A production build, as deployed: without the test run's NODE_ENV and VITEST (which turns off
-    // build/just-bash-split.ts), nor a BASE_PATH of the shell.
+    // vite-plugins/just-bash-split.ts), nor a BASE_PATH of the shell.
     const env = Object.fromEntries(
       Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'BASE_PATH'),
     );
@@ -100,13 +100,14 @@ describe('the files of a first visit', () => {
   it("follow the page's and the sandbox worker's static imports, not their dynamic ones", () => {
     const fake = fakeBuild({
       'index.html': PAGE('/repo/'),
-      'assets/index-b2.js': 'import{a as e}from"./shared-e5.js";import"./side-f6.js";import("./later-g7.js")',
+      'assets/index-b2.js':
+        'import{a as e}from"../build/shared-e5.js";import"../build/side-f6.js";import("../build/later-g7.js")',
       'assets/preloaded-c3.js': '',
       'assets/index-d4.css': 'body{}',
       'assets/shared-e5.js': 'export const a=1',
       'assets/side-f6.js': '',
       'assets/later-g7.js': '',
-      'assets/sandbox-a1.js': 'import{a}from"./shared-e5.js";import{b}from"./shell-h8.js";',
+      'assets/sandbox-a1.js': 'import{a}from"../build/shared-e5.js";import{b}from"../build/shell-h8.js";',
       'assets/shell-h8.js': 'export const b=2',
     });
     try {

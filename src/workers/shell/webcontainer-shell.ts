@@ -6,12 +6,12 @@
  * What the page sends, and what its host answers, is checked on arrival (src/sandbox/shell-protocol.ts).
  */
 import * as Comlink from 'comlink';
-import { runShell } from '../sandbox/webcontainer/shell';
+import { runShell } from '../../sandbox/webcontainer/shell';
 import {
   checkedHostAnswers,
   servedShellWorker,
   type ShellHost,
-} from '../sandbox/webcontainer/shell-protocol';
+} from '../../sandbox/webcontainer/shell-protocol';
 
 const running = new Map<number, AbortController>();
 

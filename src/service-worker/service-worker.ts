@@ -33,10 +33,10 @@ import { PrecacheController, PrecacheRoute, type PrecacheEntry } from 'workbox-p
 import { Route, Router } from 'workbox-routing';
 import { CacheFirst } from 'workbox-strategies';
 import { ISOLATION_HEADERS } from '../sandbox/isolation';
-import { CLAIM, RUNS, SKIP_WAITING, type ClaimAnswer } from './service-worker-protocol';
+import { CLAIM, RUNS, SKIP_WAITING, type ClaimAnswer } from './protocol';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> };
-/** Pyodide's files and their SHA-384 (build/pyodide-assets.ts), and its version. */
+/** Pyodide's files and their SHA-384 (vite-plugins/pyodide-assets.ts), and its version. */
 declare const __S04_PYODIDE__: { version: string; integrity: Record<string, string> };
 
 const scope = new URL(self.registration.scope);

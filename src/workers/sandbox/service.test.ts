@@ -4,12 +4,12 @@
  */
 import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { create, type LocalSandbox } from '../sandbox/local';
-import { loadSample } from '../sandbox/samples';
-import type { ExecResult, Sandbox } from '../sandbox/sandbox';
-import { StopCell } from '../sandbox/stop-signal';
-import { remoteSandbox } from './agent-runtime';
-import { serveSandbox, type SandboxConnection } from './sandbox-service';
+import { create, type LocalSandbox } from '../../sandbox/local';
+import { loadSample } from '../../sandbox/samples';
+import type { ExecResult, Sandbox } from '../../sandbox/sandbox';
+import { StopCell } from '../../sandbox/stop-signal';
+import { remoteSandbox } from '../agent/runtime';
+import { serveSandbox, type SandboxConnection } from './service';
 
 let local: LocalSandbox;
 /** What the sandbox itself answered, whether or not the answer could still cross the port. */

@@ -1,5 +1,5 @@
 import type { Plugin, ResolvedConfig } from 'vite';
-import { EARLY_BOOT_MESSAGE } from '../src/workers/sandbox-protocol.ts';
+import { EARLY_BOOT_MESSAGE } from '../src/workers/sandbox/protocol.ts';
 
 /**
  * Starts the offline sandbox's worker from the first line of the built page, before the app's
