@@ -11,7 +11,11 @@
  * patterns in it, and add an entry here; the compiler and demo-language.test.ts name what is
  * missing.
  */
+import { fill } from './fill';
 import { languageOf, type Lang } from './language';
+import enWords from './words/en.json';
+import jaWords from './words/ja.json';
+import zhWords from './words/zh.json';
 
 /** A delegation: what the parent says, the `task` tool's description and the prompt it writes. */
 interface TaskText<A extends unknown[] = []> {
@@ -198,97 +202,147 @@ function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`;
 }
 
-const en: DemoText = {
-  comma: ', ',
-  colon: ': ',
-  labels: {
-    framework: 'Testing framework',
-    evidence: 'Evidence',
-    extras: 'Plugins and configuration',
-    run: 'Run the tests with',
-  },
-  unknown: 'unknown',
-  readStats: (files, chars) => `Read ${plural(files, 'file')} (${chars} characters).`,
-  readStatsPattern: /Read (\d+) files? \(([\d,]+) characters/,
-  unreadable: 'could not be read',
-  summary: {
-    emptyPackage: 'Empty; marks the folder as a Python package.',
-    emptyFile: 'Empty file.',
-    testsFor: (subject) => `Tests for \`${subject}\``,
-    exportsDefault: (call) => `Exports \`${call}(...)\` as its default (no doc comment)`,
-    definesUndocumented: (names) => `Defines ${names} (no doc comment)`,
-    nothing: 'No doc comment and no top-level definitions',
-    tests: (n, names) => `${n} test${n === 1 ? '' : 's'}: ${names}.`,
-    defines: (names) => `Defines ${names}.`,
-    script: 'Runs as a script (`if __name__ == "__main__"`).',
-    more: (shown, n) => `${shown} and ${n} more`,
-  },
+/** The words of each language: one JSON file per language, the same keys in each (words.test.ts). */
+const WORDS: Record<Lang, Tree> = { en: enWords, zh: zhWords, ja: jaWords };
 
-  evidence: {
-    sep: '; ',
-    line: (file, n, text) => `\`${file}\` line ${n}: \`${text}\``,
-    lineOnly: (n, text) => `line ${n}: \`${text}\``,
-    depLines: (file, lines) => `\`${file}\` ${lines}`,
-    noRunnerListed: (file, deps) =>
-      `\`${file}\` lists no test runner (${deps} ${deps === 1 ? 'dependency' : 'dependencies'}, none for testing)`,
-    configures: (file, tool, where) => `\`${file}\` configures ${tool} in \`${where}\``,
-    coverageEveryRun: (addopts, target) =>
-      `coverage on every run via pytest-cov: \`${addopts}\`${target ? ` (measures \`${target}\`)` : ''}`,
-    testpaths: (line) => `tests are collected from \`${line}\``,
-    markers: (line) => `custom markers are declared (\`${line}\`)`,
-    pythonpath: (line) => `imports resolve through \`${line}\``,
-    declared: (quoted) => `${quoted} (a declared dependency)`,
-    noConfig: (file) => `\`${file}\` has no test-runner configuration and no test dependency`,
-    toxRuns: (quoted) => `tox runs the tests: ${quoted}`,
-    conftest: (file, importLine, fixtures, count, firstAt) =>
-      `\`${file}\` (pytest's fixture file)` +
-      (importLine ? ` ${importLine}` : '') +
-      (count
-        ? `; it defines the fixture${count > 1 ? 's' : ''} ${fixtures} with \`@pytest.fixture\`${firstAt ? ` (first at line ${firstAt})` : ''}`
-        : ''),
-    noFrameworkImport: (file) => `\`${file}\` imports no test framework`,
-    subclasses: (classes) => `class ${classes} subclasses \`unittest.TestCase\``,
-    uses: (names) => `uses ${names}`,
-    testFunctions: (n, style) =>
-      `${n} test function${n === 1 ? '' : 's'}` +
-      (style === 'self'
-        ? ' with `self.assert...` calls'
-        : style === 'assert'
-          ? ' with plain `assert` statements'
-          : ''),
-    takesFixtures: (names) => `they take pytest fixtures as arguments (${names})`,
-    grepImport: (statement, files, names) =>
-      `grep finds \`${statement}\` in ${files === 1 ? '1 file' : `${files} files`}: ${names}`,
-    grepImportsFrom: (module, files, names) =>
-      `grep finds imports from \`${module}\` in ${files === 1 ? '1 file' : `${files} files`}: ${names}`,
-    plugin: (name, purpose) => `plugin \`${name}\`${purpose ? `: ${purpose}` : ''}`,
-    knownPlugins: {
-      'pytest-cov': 'coverage reports',
-      'pytest-xdist': 'parallel test runs (`-n`)',
-      'pytest-mock': 'the `mocker` fixture',
-      'pytest-asyncio': 'async tests',
-      'pytest-benchmark': 'benchmarks',
+type Tree = { [key: string]: string | Tree };
+type Values = Record<string, string | number>;
+
+/**
+ * Says the words at `key` (`a.b.c`) in `lang`, their `{{slots}}` filled from `values`. A `count`
+ * picks the plural form by the language's rules, i18next's way: `key_one` or `key_other` in
+ * English, `key_other` for any count in Chinese and Japanese.
+ */
+function sayer(lang: Lang): (key: string, values?: Values) => string {
+  const rules = new Intl.PluralRules(lang);
+  const at = (key: string): string | Tree | undefined =>
+    key
+      .split('.')
+      .reduce<string | Tree | undefined>(
+        (tree, part) => (typeof tree === 'object' ? tree[part] : undefined),
+        WORDS[lang],
+      );
+  return (key, values = {}) => {
+    const words =
+      'count' in values
+        ? (at(`${key}_${rules.select(Number(values.count))}`) ?? at(`${key}_other`))
+        : at(key);
+    if (typeof words !== 'string') throw new Error(`The demo has no words for ${key} in ${lang}`);
+    return fill(words, values);
+  };
+}
+
+/** The words the parent and the subagent share: labels, read-back phrases, summaries, evidence. */
+function common(lang: Lang) {
+  const say = sayer(lang);
+  /** The words at `key` when `value` is given, else nothing. */
+  const piece = <T>(value: T | undefined | null | false | '' | 0, key: string, values: Values) =>
+    value ? say(key, values) : '';
+  const knownPlugins = (WORDS[lang].evidence as Tree).knownPlugins as Record<string, string>;
+  return {
+    comma: say('comma'),
+    colon: say('colon'),
+    labels: {
+      framework: say('labels.framework'),
+      evidence: say('labels.evidence'),
+      extras: say('labels.extras'),
+      run: say('labels.run'),
     },
-    unittestToo: 'some tests are `unittest` style; pytest collects those too',
-    unittestBuiltIn: '`unittest` is part of the standard library, so no test dependency is needed',
-    orAlso: (command, other) => `${command} (or ${other})`,
-    notJson: (file) => `\`${file}\` could not be parsed as JSON`,
-    dependsOn: (file, dep) => `\`${file}\` depends on \`${dep}\``,
-    inSection: (quoted, section) => `${quoted} (${section})`,
-    withLine: (dep, quoted) => `\`${dep}\` ${quoted ? `(${quoted})` : ''}`.trim(),
-    endToEnd: (dep) => `\`${dep}\` for end-to-end tests`,
-    npmScript: (quoted) => `${quoted} (npm script)`,
-    coverageScript: (script, command) => `coverage via the \`${script}\` script: \`${command}\``,
-    configuresVitest: (file) => `\`${file}\` configures Vitest`,
-    testEnvironment: (quoted) => `test environment: ${quoted}`,
-    coverageConfigured: (quoted) => `coverage is configured (${quoted})`,
-    configExists: (file, tool) => `\`${file}\` exists (${tool}'s configuration)`,
-    noTestLibrary: (file) => `\`${file}\` imports no test library (it relies on global \`describe\`/\`it\`)`,
-    testCases: (n) => `${n} test case${n === 1 ? '' : 's'}`,
-    npmTest: (script) => `\`npm test\` (runs \`${script}\`)`,
-  },
+    unknown: say('unknown'),
+    readStats: (files: number, chars: string) => say('readStats', { count: files, chars }),
+    readStatsPattern: new RegExp(say('readStatsPattern')),
+    unreadable: say('unreadable'),
+    summary: {
+      emptyPackage: say('summary.emptyPackage'),
+      emptyFile: say('summary.emptyFile'),
+      testsFor: (subject: string) => say('summary.testsFor', { subject }),
+      exportsDefault: (call: string) => say('summary.exportsDefault', { call }),
+      definesUndocumented: (names: string) => say('summary.definesUndocumented', { names }),
+      nothing: say('summary.nothing'),
+      tests: (n: number, names: string) => say('summary.tests', { count: n, names }),
+      defines: (names: string) => say('summary.defines', { names }),
+      script: say('summary.script'),
+      more: (shown: string, n: number) => say('summary.more', { shown, n }),
+    },
+    evidence: {
+      sep: say('evidence.sep'),
+      line: (file, n, text) => say('evidence.line', { file, n, text }),
+      lineOnly: (n, text) => say('evidence.lineOnly', { n, text }),
+      depLines: (file, lines) => say('evidence.depLines', { file, lines }),
+      noRunnerListed: (file, deps) => say('evidence.noRunnerListed', { file, count: deps }),
+      configures: (file, tool, where) => say('evidence.configures', { file, tool, where }),
+      coverageEveryRun: (addopts, target) =>
+        say('evidence.coverageEveryRun', {
+          addopts,
+          target: piece(target, 'evidence.coverageTarget', { target: target! }),
+        }),
+      testpaths: (line) => say('evidence.testpaths', { line }),
+      markers: (line) => say('evidence.markers', { line }),
+      pythonpath: (line) => say('evidence.pythonpath', { line }),
+      declared: (quoted) => say('evidence.declared', { quoted }),
+      noConfig: (file) => say('evidence.noConfig', { file }),
+      toxRuns: (quoted) => say('evidence.toxRuns', { quoted }),
+      conftest: (file, importLine, fixtures, count, firstAt) =>
+        say('evidence.conftest', {
+          file,
+          importLine: piece(importLine, 'evidence.conftestImport', { line: importLine! }),
+          fixtures: piece(count, 'evidence.conftestFixtures', {
+            count,
+            fixtures,
+            firstAt: piece(firstAt, 'evidence.conftestFirstAt', { line: firstAt! }),
+          }),
+        }),
+      noFrameworkImport: (file) => say('evidence.noFrameworkImport', { file }),
+      subclasses: (classes) => say('evidence.subclasses', { classes }),
+      uses: (names) => say('evidence.uses', { names }),
+      testFunctions: (n, style) =>
+        say('evidence.testFunctions', {
+          count: n,
+          style:
+            style === 'self'
+              ? say('evidence.testFunctionsSelf')
+              : style === 'assert'
+                ? say('evidence.testFunctionsAssert')
+                : '',
+        }),
+      takesFixtures: (names) => say('evidence.takesFixtures', { names }),
+      grepImport: (statement, files, names) => say('evidence.grepImport', { statement, count: files, names }),
+      grepImportsFrom: (module, files, names) =>
+        say('evidence.grepImportsFrom', { module, count: files, names }),
+      plugin: (name, purpose) =>
+        say('evidence.plugin', {
+          name,
+          purpose: piece(purpose, 'evidence.pluginPurpose', { purpose: purpose! }),
+        }),
+      knownPlugins,
+      unittestToo: say('evidence.unittestToo'),
+      unittestBuiltIn: say('evidence.unittestBuiltIn'),
+      orAlso: (command, other) => say('evidence.orAlso', { command, other }),
+      notJson: (file) => say('evidence.notJson', { file }),
+      dependsOn: (file, dep) => say('evidence.dependsOn', { file, dep }),
+      inSection: (quoted, section) => say('evidence.inSection', { quoted, section }),
+      withLine: (dep, quoted) =>
+        say('evidence.withLine', {
+          dep,
+          quoted: piece(quoted, 'evidence.withLineQuoted', { quoted: quoted! }),
+        }),
+      endToEnd: (dep) => say('evidence.endToEnd', { dep }),
+      npmScript: (quoted) => say('evidence.npmScript', { quoted }),
+      coverageScript: (script, command) => say('evidence.coverageScript', { script, command }),
+      configuresVitest: (file) => say('evidence.configuresVitest', { file }),
+      testEnvironment: (quoted) => say('evidence.testEnvironment', { quoted }),
+      coverageConfigured: (quoted) => say('evidence.coverageConfigured', { quoted }),
+      configExists: (file, tool) => say('evidence.configExists', { file, tool }),
+      noTestLibrary: (file) => say('evidence.noTestLibrary', { file }),
+      testCases: (n) => say('evidence.testCases', { count: n }),
+      npmTest: (script) => say('evidence.npmTest', { script }),
+    } satisfies EvidenceWords,
+    failed: (reason: string) => say('failed', { reason }),
+  };
+}
 
-  failed: (reason) => `The demo model could not continue (${reason}).`,
+const en: DemoText = {
+  ...common('en'),
 
   noResult: (result) =>
     `The subagent did not come back with a result: \`${result}\`.\n\n` +
@@ -455,89 +509,7 @@ const en: DemoText = {
 };
 
 const zh: DemoText = {
-  comma: '、',
-  colon: '：',
-  labels: { framework: '测试框架', evidence: '依据', extras: '插件和配置', run: '运行测试的命令' },
-  unknown: '未知',
-  readStats: (files, chars) => `共读取 ${files} 个文件（${chars} 个字符）。`,
-  readStatsPattern: /共读取 (\d+) 个文件（([\d,]+) 个字符/,
-  unreadable: '无法读取',
-  summary: {
-    emptyPackage: '空文件，用来把所在文件夹标记为 Python 包。',
-    emptyFile: '空文件。',
-    testsFor: (subject) => `\`${subject}\` 的测试`,
-    exportsDefault: (call) => `默认导出 \`${call}(...)\`（没有文档注释）`,
-    definesUndocumented: (names) => `定义了 ${names}（没有文档注释）`,
-    nothing: '没有文档注释，也没有顶层定义',
-    tests: (n, names) => `${n} 个测试：${names}。`,
-    defines: (names) => `定义了 ${names}。`,
-    script: '可以作为脚本运行（`if __name__ == "__main__"`）。',
-    more: (shown, n) => `${shown} 等（另有 ${n} 个）`,
-  },
-
-  evidence: {
-    sep: '；',
-    line: (file, n, text) => `\`${file}\` 第 ${n} 行：\`${text}\``,
-    lineOnly: (n, text) => `第 ${n} 行：\`${text}\``,
-    depLines: (file, lines) => `\`${file}\` ${lines}`,
-    noRunnerListed: (file, deps) => `\`${file}\` 中没有测试运行器（共 ${deps} 个依赖，没有一个用于测试）`,
-    configures: (file, tool, where) => `\`${file}\` 在 \`${where}\` 中配置了 ${tool}`,
-    coverageEveryRun: (addopts, target) =>
-      `每次运行都通过 pytest-cov 统计覆盖率：\`${addopts}\`${target ? `（统计 \`${target}\`）` : ''}`,
-    testpaths: (line) => `从 \`${line}\` 收集测试`,
-    markers: (line) => `声明了自定义标记（\`${line}\`）`,
-    pythonpath: (line) => `导入通过 \`${line}\` 解析`,
-    declared: (quoted) => `${quoted}（声明的依赖）`,
-    noConfig: (file) => `\`${file}\` 中既没有测试运行器的配置，也没有测试依赖`,
-    toxRuns: (quoted) => `tox 用这一行运行测试：${quoted}`,
-    conftest: (file, importLine, fixtures, count, firstAt) =>
-      `\`${file}\`（pytest 的 fixture 文件）` +
-      (importLine ? ` ${importLine}` : '') +
-      (count
-        ? `；用 \`@pytest.fixture\` 定义了 fixture ${fixtures}${firstAt ? `（第一个在第 ${firstAt} 行）` : ''}`
-        : ''),
-    noFrameworkImport: (file) => `\`${file}\` 没有导入测试框架`,
-    subclasses: (classes) => `类 ${classes} 继承自 \`unittest.TestCase\``,
-    uses: (names) => `使用了 ${names}`,
-    testFunctions: (n, style) =>
-      `${n} 个测试函数` +
-      (style === 'self'
-        ? '，使用 `self.assert...` 断言'
-        : style === 'assert'
-          ? '，使用普通的 `assert` 语句'
-          : ''),
-    takesFixtures: (names) => `这些函数以 pytest fixture 作为参数（${names}）`,
-    grepImport: (statement, files, names) => `grep 在 ${files} 个文件中找到 \`${statement}\`：${names}`,
-    grepImportsFrom: (module, files, names) =>
-      `grep 在 ${files} 个文件中找到了来自 \`${module}\` 的导入：${names}`,
-    plugin: (name, purpose) => `插件 \`${name}\`${purpose ? `：${purpose}` : ''}`,
-    knownPlugins: {
-      'pytest-cov': '覆盖率报告',
-      'pytest-xdist': '并行运行测试（`-n`）',
-      'pytest-mock': '提供 `mocker` fixture',
-      'pytest-asyncio': '异步测试',
-      'pytest-benchmark': '基准测试',
-    },
-    unittestToo: '有些测试是 `unittest` 风格的，pytest 也会收集它们',
-    unittestBuiltIn: '`unittest` 是标准库的一部分，所以不需要测试依赖',
-    orAlso: (command, other) => `${command}（或 ${other}）`,
-    notJson: (file) => `\`${file}\` 无法解析为 JSON`,
-    dependsOn: (file, dep) => `\`${file}\` 依赖 \`${dep}\``,
-    inSection: (quoted, section) => `${quoted}（${section}）`,
-    withLine: (dep, quoted) => `\`${dep}\`${quoted ? `（${quoted}）` : ''}`,
-    endToEnd: (dep) => `\`${dep}\` 用于端到端测试`,
-    npmScript: (quoted) => `${quoted}（npm 脚本）`,
-    coverageScript: (script, command) => `通过 \`${script}\` 脚本统计覆盖率：\`${command}\``,
-    configuresVitest: (file) => `\`${file}\` 配置了 Vitest`,
-    testEnvironment: (quoted) => `测试环境：${quoted}`,
-    coverageConfigured: (quoted) => `配置了覆盖率（${quoted}）`,
-    configExists: (file, tool) => `存在 \`${file}\`（${tool} 的配置文件）`,
-    noTestLibrary: (file) => `\`${file}\` 没有导入测试库（依赖全局的 \`describe\`/\`it\`）`,
-    testCases: (n) => `${n} 个测试用例`,
-    npmTest: (script) => `\`npm test\`（运行 \`${script}\`）`,
-  },
-
-  failed: (reason) => `演示模型无法继续（${reason}）。`,
+  ...common('zh'),
 
   noResult: (result) =>
     `子代理没有带回结果：\`${result}\`。\n\n` +
@@ -689,98 +661,7 @@ const zh: DemoText = {
 };
 
 const ja: DemoText = {
-  comma: '、',
-  colon: '：',
-  labels: {
-    framework: 'テストフレームワーク',
-    evidence: '根拠',
-    extras: 'プラグインと設定',
-    run: 'テストの実行コマンド',
-  },
-  unknown: '不明',
-  readStats: (files, chars) => `${files} 個のファイル（${chars} 文字）を読みました。`,
-  readStatsPattern: /(\d+) 個のファイル（([\d,]+) 文字）を読みました/,
-  unreadable: '読めませんでした',
-  summary: {
-    emptyPackage: '空のファイルで、フォルダを Python パッケージとして示します。',
-    emptyFile: '空のファイルです。',
-    testsFor: (subject) => `\`${subject}\` のテスト`,
-    exportsDefault: (call) =>
-      `\`${call}(...)\` をデフォルトエクスポートしています（ドキュメントコメントなし）`,
-    definesUndocumented: (names) => `${names} を定義しています（ドキュメントコメントなし）`,
-    nothing: 'ドキュメントコメントもトップレベルの定義もありません',
-    tests: (n, names) => `テストは ${n} 個：${names}。`,
-    defines: (names) => `${names} を定義しています。`,
-    script: 'スクリプトとしても実行できます（`if __name__ == "__main__"`）。',
-    more: (shown, n) => `${shown} ほか ${n} 個`,
-  },
-
-  evidence: {
-    sep: '。',
-    line: (file, n, text) => `\`${file}\` の ${n} 行目：\`${text}\``,
-    lineOnly: (n, text) => `${n} 行目：\`${text}\``,
-    depLines: (file, lines) => `\`${file}\` の ${lines}`,
-    noRunnerListed: (file, deps) =>
-      `\`${file}\` にテストランナーはありません（依存関係は ${deps} 個で、テスト用のものはなし）`,
-    configures: (file, tool, where) => `\`${file}\` の \`${where}\` で ${tool} が設定されています`,
-    coverageEveryRun: (addopts, target) =>
-      `毎回の実行で pytest-cov によりカバレッジを計測：\`${addopts}\`${target ? `（対象は \`${target}\`）` : ''}`,
-    testpaths: (line) => `テストは \`${line}\` から収集されます`,
-    markers: (line) => `カスタムマーカーが宣言されています（\`${line}\`）`,
-    pythonpath: (line) => `インポートは \`${line}\` を通して解決されます`,
-    declared: (quoted) => `${quoted}（宣言された依存関係）`,
-    noConfig: (file) => `\`${file}\` にはテストランナーの設定もテスト用の依存関係もありません`,
-    toxRuns: (quoted) => `tox がテストを実行します：${quoted}`,
-    conftest: (file, importLine, fixtures, count, firstAt) =>
-      `\`${file}\`（pytest の fixture ファイル）` +
-      (importLine ? `の ${importLine}` : '') +
-      (count
-        ? `。\`@pytest.fixture\` で fixture ${fixtures} を定義しています${firstAt ? `（最初は ${firstAt} 行目）` : ''}`
-        : ''),
-    noFrameworkImport: (file) => `\`${file}\` はテストフレームワークをインポートしていません`,
-    subclasses: (classes) => `クラス ${classes} は \`unittest.TestCase\` を継承しています`,
-    uses: (names) => `${names} を使っています`,
-    testFunctions: (n, style) =>
-      `テスト関数が ${n} 個` +
-      (style === 'self'
-        ? '（`self.assert...` を使用）'
-        : style === 'assert'
-          ? '（素の `assert` 文を使用）'
-          : ''),
-    takesFixtures: (names) => `引数として pytest の fixture を受け取っています（${names}）`,
-    grepImport: (statement, files, names) =>
-      `grep で ${files} 個のファイルに \`${statement}\` が見つかりました：${names}`,
-    grepImportsFrom: (module, files, names) =>
-      `grep で ${files} 個のファイルに \`${module}\` からのインポートが見つかりました：${names}`,
-    plugin: (name, purpose) => `プラグイン \`${name}\`${purpose ? `：${purpose}` : ''}`,
-    knownPlugins: {
-      'pytest-cov': 'カバレッジレポート',
-      'pytest-xdist': 'テストの並列実行（`-n`）',
-      'pytest-mock': '`mocker` fixture',
-      'pytest-asyncio': '非同期テスト',
-      'pytest-benchmark': 'ベンチマーク',
-    },
-    unittestToo: '一部のテストは `unittest` 形式ですが、pytest はそれらも収集します',
-    unittestBuiltIn: '`unittest` は標準ライブラリの一部なので、テスト用の依存関係は必要ありません',
-    orAlso: (command, other) => `${command}（または ${other}）`,
-    notJson: (file) => `\`${file}\` を JSON として解析できませんでした`,
-    dependsOn: (file, dep) => `\`${file}\` は \`${dep}\` に依存しています`,
-    inSection: (quoted, section) => `${quoted}（${section}）`,
-    withLine: (dep, quoted) => `\`${dep}\`${quoted ? `（${quoted}）` : ''}`,
-    endToEnd: (dep) => `E2E テスト用の \`${dep}\``,
-    npmScript: (quoted) => `${quoted}（npm スクリプト）`,
-    coverageScript: (script, command) => `\`${script}\` スクリプトでカバレッジを計測：\`${command}\``,
-    configuresVitest: (file) => `\`${file}\` で Vitest が設定されています`,
-    testEnvironment: (quoted) => `テスト環境：${quoted}`,
-    coverageConfigured: (quoted) => `カバレッジが設定されています（${quoted}）`,
-    configExists: (file, tool) => `\`${file}\` があります（${tool} の設定）`,
-    noTestLibrary: (file) =>
-      `\`${file}\` はテストライブラリをインポートしていません（グローバルの \`describe\`/\`it\` を使っています）`,
-    testCases: (n) => `テストケースが ${n} 個`,
-    npmTest: (script) => `\`npm test\`（\`${script}\` を実行）`,
-  },
-
-  failed: (reason) => `デモモデルは処理を続けられませんでした（${reason}）。`,
+  ...common('ja'),
 
   noResult: (result) =>
     `サブエージェントから結果が返ってきませんでした：\`${result}\`。\n\n` +
