@@ -341,119 +341,111 @@ function common(lang: Lang) {
   };
 }
 
+/** The parent's words: its delegations, what it says of their results, its verification. */
+function parent(lang: Lang) {
+  const say = sayer(lang);
+  /** `.py` or `source`, as it reads inside a sentence (`lead`: where it starts a phrase). */
+  const kind = (ext: string | undefined, lead = false) =>
+    ext
+      ? say(lead ? 'kinds.extLead' : 'kinds.ext', { ext })
+      : say(lead ? 'kinds.sourceLead' : 'kinds.source');
+  return {
+    noResult: (result: string) => say('noResult', { result }),
+    demoNote: say('demoNote'),
+    frameworkTask: {
+      say: say('frameworkTask.say'),
+      description: () => say('frameworkTask.description'),
+      prompt: () => say('frameworkTask.prompt'),
+    },
+    summarizeTask: {
+      say: say('summarizeTask.say'),
+      description: (ext: string | undefined) => say('summarizeTask.description', { kind: kind(ext, true) }),
+      prompt: (ext: string | undefined) => say('summarizeTask.prompt', { kind: kind(ext) }),
+    },
+    createTask: {
+      say: say('createTask.say'),
+      description: () => say('createTask.description'),
+      prompt: () => say('createTask.prompt'),
+    },
+    exploreTask: {
+      say: say('exploreTask.say'),
+      description: () => say('exploreTask.description'),
+      prompt: (userPrompt: string) => say('exploreTask.prompt', { userPrompt }),
+    },
+    contextNote: (read: { files: number; chars: string } | undefined, reportChars: string) =>
+      say('contextNote', {
+        read: read
+          ? say('contextNoteRead', { count: read.files, chars: read.chars })
+          : say('contextNoteNoRead'),
+        reportChars,
+      }),
+    frameworkUnclear: (report: string) => say('frameworkUnclear', { report }),
+    frameworkUsed: (framework: string) => say('frameworkUsed', { framework }),
+    evidenceFound: say('evidenceFound'),
+    alsoConfigured: say('alsoConfigured'),
+    runThem: (run: string) => say('runThem', { run }),
+    reportAsIs: (report: string) => say('reportAsIs', { report }),
+    wentThrough: (n: number, ext: string | undefined) =>
+      say('wentThrough', { count: n, kind: ext ? say('kinds.extOnly', { ext }) : '' }),
+    unreadableCount: (n: number) => say('unreadableCount', { count: n }),
+    cannotReallyWork: (prompt: string) => say('cannotReallyWork', { prompt }),
+    noModulePath: (report: string) => say('noModulePath', { report }),
+    willVerify: (module: string, test: string | undefined) =>
+      test ? say('willVerifyBoth', { module, test }) : say('willVerifyModule', { module }),
+    willRun: say('willRun'),
+    pytestFallback: say('pytestFallback'),
+    createdModule: (module: string, doc: string | undefined, names: string) =>
+      say('createdModule', {
+        module,
+        doc: doc ? say('createdModuleDoc', { doc }) : '',
+        defines: names ? say('createdModuleDefines', { names }) : say('createdModuleNothing'),
+      }),
+    reportedButUnreadable: (path: string) => say('reportedButUnreadable', { path }),
+    createdTest: (test: string, n: number, framework: string, names: string) =>
+      say('createdTest', { test, count: n, framework, names }),
+    readingFailed: (list: string) => say('readingFailed', { list }),
+    noImports: (module: string) => say('noImports', { module }),
+    importsFit: (names: string, from: string, n: number) =>
+      say('importsFit', { names, from, which: say(n === 1 ? 'importsFitIt' : 'importsFitAll') }),
+    importsMissing: (names: string, module: string) => say('importsMissing', { names, module }),
+    ranPassed: (shown: string) => say('ranPassed', { shown }),
+    runnerMissing: (missing: string, shown: string, needs: string, withPytest: boolean) =>
+      say('runnerMissing', { missing, shown, needs, pytest: withPytest ? say('runnerMissingPytest') : '' }),
+    ranFailed: (shown: string) => say('ranFailed', { shown }),
+    verdict: {
+      unchecked: say('verdict.unchecked'),
+      mismatch: say('verdict.mismatch'),
+      pass: say('verdict.pass'),
+      fail: say('verdict.fail'),
+      notRun: say('verdict.notRun'),
+    },
+    createdHeader: say('createdHeader'),
+    verifiedHeader: say('verifiedHeader'),
+    solo: {
+      note: (read: { files: number; chars: string } | undefined) =>
+        read ? say('solo.noteRead', { count: read.files, chars: read.chars }) : say('solo.note'),
+      willVerify: (module: string, test: string | undefined) =>
+        test ? say('solo.willVerifyBoth', { module, test }) : say('solo.willVerifyModule', { module }),
+      createdHeader: say('solo.createdHeader'),
+    },
+    split: {
+      say: (handed: number, kept: number) => say('split.say', { count: handed, kept }),
+      description: (n: number) => say('split.description', { count: n }),
+      prompt: (ext: string | undefined, files: string[]) =>
+        say('split.prompt', {
+          count: files.length,
+          kind: kind(ext),
+          files: files.map((f) => `- ${f}`).join('\n'),
+        }),
+      handedOff: (n: number) => say('split.handedOff', { count: n }),
+    },
+  };
+}
+
 const en: DemoText = {
   ...common('en'),
 
-  noResult: (result) =>
-    `The subagent did not come back with a result: \`${result}\`.\n\n` +
-    'Nothing it explored reached my context, so I have nothing to report. You can try again.',
-  demoNote:
-    'Note: this is the offline **demo model** (scripted, no network). It only knows the three sample prompts well ' +
-    '(find the testing framework, summarize every file, create and verify a module); anything else gets this generic ' +
-    'exploration. To have a real model work on your request, choose one in **Settings** and add an API key.',
-  frameworkTask: {
-    say: "I'll delegate this to a subagent so my own context stays small: it can open as many files as it needs, and only its answer comes back to me.",
-    description: () => 'find testing framework',
-    prompt: () =>
-      'Find out which testing framework this project uses.\n\n' +
-      'List the project files, read the dependency files (requirements.txt, pyproject.toml or package.json) and any ' +
-      'test configuration (pytest.ini, setup.cfg, conftest.py, `vitest.config.*`, `jest.config.*`), and look at one or two ' +
-      'test files. Report the framework with the evidence (file names and the lines that show it), plus any plugins ' +
-      'or test configuration you find.',
-  },
-  summarizeTask: {
-    say: `Reading every file would fill my context, so I'll hand this to a subagent and keep only its summary.`,
-    description: (ext) => `summarize ${ext ? `.${ext}` : 'source'} files`,
-    prompt: (ext) =>
-      `Find every ${ext ? `.${ext} file` : 'source file'} in this project (skip node_modules), read each one, and summarize what each one does ` +
-      'in a sentence or two, based on its docstring or leading doc comment and its top-level definitions.\n\n' +
-      'Return a markdown list with one bullet per file, in path order.',
-  },
-  createTask: {
-    say: "I'll have a subagent write the module, then check its work myself from here.",
-    description: () => 'create a new module',
-    prompt: () =>
-      'Create a new small module in this project: readability helpers (a sentence count and the average word length), in the ' +
-      "project's language and layout, with a docstring or doc comment, plus a test for it in the same style as the " +
-      'existing tests. Pick a module name that does not exist yet.\n\n' +
-      'Do not run the tests. Report the exact paths you wrote and what each file contains.',
-  },
-  exploreTask: {
-    say: "I'll send a subagent to explore the project first, so the files it reads stay out of my context.",
-    description: () => 'explore the project',
-    prompt: (userPrompt) =>
-      'Explore this project and report what it contains.\n\n' +
-      'List its files, read the README (or the main entry point) and the dependency file, and describe what the ' +
-      'project is and how it is laid out.\n\n' +
-      `For context, the user asked: "${userPrompt}"`,
-  },
-  contextNote: (read, reportChars) =>
-    `The subagent ${read ? `read ${plural(read.files, 'file')} (${read.chars} characters) ` : 'did its reading '}in its own context, which was thrown away when it finished. ` +
-    `Only its ${reportChars}-character report came back to me, so none of that exploration is in my context.`,
-  frameworkUnclear: (report) =>
-    `The subagent could not pin down a testing framework. Its report:\n\n${report}`,
-  frameworkUsed: (framework) => `This project uses **${framework}** for its tests.`,
-  evidenceFound: 'Evidence the subagent found:',
-  alsoConfigured: 'Also configured:',
-  runThem: (run) => `Run them with ${run}.`,
-  reportAsIs: (report) => `The subagent's report:\n\n${report}`,
-  wentThrough: (n, ext) => `The subagent went through ${plural(n, ext ? `.${ext} file` : 'file')}. In short:`,
-  unreadableCount: (n) => `${plural(n, 'file')} could not be read; the list says which.`,
-  cannotReallyWork: (prompt) =>
-    `I'm the offline demo model, so I cannot really work on "${prompt}". ` +
-    'What I can do is send a subagent to explore the project. Here is what it found:',
-  noModulePath: (report) =>
-    `The subagent did not report a module path I could check, so I cannot verify anything. Its report:\n\n${report}`,
-  willVerify: (module, test) =>
-    `The subagent reports writing \`${module}\`${test ? ` and \`${test}\`` : ''}. I'll verify it myself, starting with reading ${test ? 'both files' : 'it'}.`,
-  willRun: `Both files are there and the test imports only names the module defines. Now I'll run the test.`,
-  pytestFallback:
-    'pytest is not installed in this sandbox, so I will load the test file with plain Python and call its test functions directly.',
-  createdModule: (module, doc, names) =>
-    `- \`${module}\`: ${doc ? `${doc} ` : ''}Defines ${names || 'nothing I could find'}.`,
-  reportedButUnreadable: (path) => `- \`${path}\`: reported by the subagent, but I could not read it.`,
-  createdTest: (test, n, framework, names) => `- \`${test}\`: ${plural(n, `${framework} test`)} (${names}).`,
-  readingFailed: (list) => `- Reading failed for ${list}.`,
-  noImports: (module) => `- The test does not import anything from \`${module}\` that I could find.`,
-  importsFit: (names, from, n) =>
-    `- I read both files: the test imports ${names} from \`${from}\`, and the module defines ${n === 1 ? 'it' : 'all of them'}.`,
-  importsMissing: (names, module) =>
-    `- Problem: the test imports ${names}, which \`${module}\` does not define.`,
-  ranPassed: (shown) => `- I ran the test here and it passed:\n\n${shown}`,
-  runnerMissing: (missing, shown, needs, withPytest) =>
-    `- I tried to run the test, but \`${missing}\` is not available in this sandbox:\n\n${shown}\n\n` +
-    `  Running it needs a sandbox with ${needs}${withPytest ? ' and pytest' : ''}. ` +
-    'So this verification is a reading of the code, not a test run.',
-  ranFailed: (shown) => `- I ran the test here and it did **not** pass:\n\n${shown}`,
-  verdict: {
-    unchecked: 'I could not check the module against its test.',
-    mismatch: 'Verdict: the module and its test do not fit together yet.',
-    pass: 'Verdict: the new module works and its test passes.',
-    fail: 'Verdict: the files exist, but the test fails; see the output above.',
-    notRun: 'Verdict: the files exist and fit together, but the test has not been run.',
-  },
-  createdHeader: 'The subagent created:',
-  verifiedHeader: 'I verified it myself, here in my own context (not through another task):',
-
-  solo: {
-    note: (read) =>
-      `I did this without a subagent${read ? `, reading ${plural(read.files, 'file')} (${read.chars} characters) myself` : ''}: ` +
-      'everything the tools returned is in my own context now, and is sent again with every call I make from here on.',
-    willVerify: (module, test) =>
-      `I wrote \`${module}\`${test ? ` and \`${test}\`` : ''}. Now I'll verify it, starting with reading ${test ? 'both files' : 'it'} back.`,
-    createdHeader: 'I created:',
-  },
-  split: {
-    say: (handed, kept) =>
-      `I may delegate too, so I'll hand ${plural(handed, 'file')} to a subagent of my own and read the other ${kept} myself.`,
-    description: (n) => `summarize ${plural(n, 'file')}`,
-    prompt: (ext, files) =>
-      `Read these ${plural(files.length, `${ext ? `.${ext}` : 'source'} file`)} and summarize what each one does, ` +
-      'as a markdown list with one bullet per file, in path order:\n' +
-      files.map((f) => `- ${f}`).join('\n'),
-    handedOff: (n) =>
-      `(${plural(n, 'file')} of these ${n === 1 ? 'was' : 'were'} summarized by a subagent of my own; only its summary came back to me.)`,
-  },
+  ...parent('en'),
   listStep: "Let me start by listing the project's files.",
   listingFailed: (error) => `Listing failed (${error}); I'll try the usual dependency files directly.`,
   frameworkPlan: (language, hasTests) =>
@@ -511,106 +503,7 @@ const en: DemoText = {
 const zh: DemoText = {
   ...common('zh'),
 
-  noResult: (result) =>
-    `子代理没有带回结果：\`${result}\`。\n\n` +
-    '它探索到的内容都没有进入我的上下文，所以我没有什么可以报告的。你可以再试一次。',
-  demoNote:
-    '注意：这是离线的**演示模型**（按脚本运行，不联网）。它只熟悉三个示例提示（找出测试框架、总结每个文件、' +
-    '创建并验证一个模块），其他请求都只会得到这样的通用探索。要让真正的模型处理你的请求，请在**设置**中选择一个模型并添加 API 密钥。',
-  frameworkTask: {
-    say: '我把这件事交给一个子代理，这样我自己的上下文能保持精简：它需要打开多少文件都可以，回到我这里的只有它的答案。',
-    description: () => '找出测试框架',
-    prompt: () =>
-      '找出这个项目使用的测试框架。\n\n' +
-      '列出项目文件，阅读依赖文件（requirements.txt、pyproject.toml 或 package.json）和测试配置' +
-      '（pytest.ini、setup.cfg、conftest.py、`vitest.config.*`、`jest.config.*`），再看一两个测试文件。' +
-      '报告所用的框架及依据（文件名和能说明问题的那几行），以及你发现的插件或测试配置。',
-  },
-  summarizeTask: {
-    say: '逐个阅读所有文件会塞满我的上下文，所以我把它交给子代理，只保留它的总结。',
-    description: (ext) => `总结${ext ? ` .${ext} ` : '源代码'}文件`,
-    prompt: (ext) =>
-      `找出这个项目中所有的${ext ? ` .${ext} ` : '源代码'}文件（跳过 node_modules），逐个阅读，` +
-      '并根据文件开头的 docstring 或文档注释以及顶层定义，用一两句话总结每个文件的作用。\n\n' +
-      '返回一个 Markdown 列表，每个文件一条，按路径排序。',
-  },
-  createTask: {
-    say: '我让子代理来编写这个模块，然后在这里亲自检查它的成果。',
-    description: () => '新建模块',
-    prompt: () =>
-      '在这个项目中新建一个小模块：可读性辅助函数（统计句子数和计算平均词长），沿用项目的语言和目录结构，' +
-      '带上 docstring 或文档注释，并按照现有测试的风格为它写一个测试。模块名要选一个还不存在的。\n\n' +
-      '不要运行测试。报告你写入的确切路径，以及每个文件的内容。',
-  },
-  exploreTask: {
-    say: '我先派一个子代理去探索这个项目，这样它读过的文件就不会进入我的上下文。',
-    description: () => '探索项目',
-    prompt: (userPrompt) =>
-      '探索这个项目并报告其中的内容。\n\n' +
-      '列出它的文件，阅读 README（或主入口文件）和依赖文件，说明这个项目是做什么的、结构是怎样的。\n\n' +
-      `供参考，用户的原话是：“${userPrompt}”`,
-  },
-  contextNote: (read, reportChars) =>
-    `子代理在它自己的上下文中${read ? `读取了 ${read.files} 个文件（${read.chars} 个字符）` : '完成了阅读'}，` +
-    `这个上下文在它结束时就被丢弃了。回到我这里的只有它那份 ${reportChars} 个字符的报告，所以那些探索都不在我的上下文里。`,
-  frameworkUnclear: (report) => `子代理没能确定测试框架。它的报告如下：\n\n${report}`,
-  frameworkUsed: (framework) => `这个项目用 **${framework}** 做测试。`,
-  evidenceFound: '子代理找到的依据：',
-  alsoConfigured: '另外还配置了：',
-  runThem: (run) => `运行测试：${run}。`,
-  reportAsIs: (report) => `子代理的报告：\n\n${report}`,
-  wentThrough: (n, ext) => `子代理看完了 ${n} 个${ext ? ` .${ext} ` : ''}文件。简要来说：`,
-  unreadableCount: (n) => `有 ${n} 个文件无法读取，列表中已注明是哪些。`,
-  cannotReallyWork: (prompt) =>
-    `我是离线演示模型，没法真正处理“${prompt}”。` + '我能做的是派一个子代理去探索这个项目。下面是它的发现：',
-  noModulePath: (report) => `子代理没有报告我能检查的模块路径，所以我无法验证。它的报告如下：\n\n${report}`,
-  willVerify: (module, test) =>
-    `子代理报告说写入了 \`${module}\`${test ? ` 和 \`${test}\`` : ''}。我来亲自验证，先读${test ? '这两个文件' : '这个文件'}。`,
-  willRun: '两个文件都在，而且测试只导入了模块中定义的名称。现在我来运行测试。',
-  pytestFallback: '这个沙箱里没有安装 pytest，所以我改用普通的 Python 加载测试文件，直接调用其中的测试函数。',
-  createdModule: (module, doc, names) =>
-    `- \`${module}\`：${doc ? `${doc} ` : ''}${names ? `定义了 ${names}。` : '没有找到任何定义。'}`,
-  reportedButUnreadable: (path) => `- \`${path}\`：子代理报告已写入，但我读不到它。`,
-  createdTest: (test, n, framework, names) => `- \`${test}\`：${n} 个 ${framework} 测试（${names}）。`,
-  readingFailed: (list) => `- 读取失败：${list}。`,
-  noImports: (module) => `- 我没有找到测试从 \`${module}\` 导入的任何内容。`,
-  importsFit: (names, from, n) =>
-    `- 我读了这两个文件：测试从 \`${from}\` 导入了 ${names}，模块中${n === 1 ? '有它的定义' : '全都有定义'}。`,
-  importsMissing: (names, module) => `- 问题：测试导入了 ${names}，但 \`${module}\` 中没有定义。`,
-  ranPassed: (shown) => `- 我在这里运行了测试，测试通过了：\n\n${shown}`,
-  runnerMissing: (missing, shown, needs, withPytest) =>
-    `- 我尝试运行测试，但这个沙箱里没有 \`${missing}\`：\n\n${shown}\n\n` +
-    `  要运行它，需要一个装有 ${needs}${withPytest ? ' 和 pytest' : ''} 的沙箱。` +
-    '所以这次验证只是阅读了代码，并没有真正运行测试。',
-  ranFailed: (shown) => `- 我在这里运行了测试，但测试**没有**通过：\n\n${shown}`,
-  verdict: {
-    unchecked: '我没能对照测试检查这个模块。',
-    mismatch: '结论：模块和它的测试还对不上。',
-    pass: '结论：新模块可以正常工作，测试也通过了。',
-    fail: '结论：文件都在，但测试失败了，详见上面的输出。',
-    notRun: '结论：文件都在，彼此也对得上，但测试还没有运行。',
-  },
-  createdHeader: '子代理创建了：',
-  verifiedHeader: '我在这里、在我自己的上下文中亲自做了验证（没有再交给另一个任务）：',
-
-  solo: {
-    note: (read) =>
-      `这次我没有用子代理${read ? `，而是自己读取了 ${read.files} 个文件（${read.chars} 个字符）` : ''}：` +
-      '工具返回的所有内容现在都在我自己的上下文里，之后我每次调用模型都会再次发送它们。',
-    willVerify: (module, test) =>
-      `我写好了 \`${module}\`${test ? ` 和 \`${test}\`` : ''}。现在来验证，先把${test ? '这两个文件' : '它'}读回来。`,
-    createdHeader: '我创建了：',
-  },
-  split: {
-    say: (handed, kept) =>
-      `我也可以委派，所以把其中 ${handed} 个文件交给我自己的一个子代理，其余 ${kept} 个由我自己读。`,
-    description: (n) => `总结 ${n} 个文件`,
-    prompt: (ext, files) =>
-      `阅读下面这 ${files.length} 个${ext ? ` .${ext} ` : '源代码'}文件，用一两句话总结每个文件的作用，` +
-      '返回一个 Markdown 列表，每个文件一条，按路径排序：\n' +
-      files.map((f) => `- ${f}`).join('\n'),
-    handedOff: (n) => `（其中 ${n} 个文件由我自己的子代理总结；回到我这里的只有它的总结。）`,
-  },
+  ...parent('zh'),
   listStep: '先列出项目的文件。',
   listingFailed: (error) => `列出文件失败（${error}），我直接尝试读取常见的依赖文件。`,
   frameworkPlan: (language, hasTests) =>
@@ -663,119 +556,7 @@ const zh: DemoText = {
 const ja: DemoText = {
   ...common('ja'),
 
-  noResult: (result) =>
-    `サブエージェントから結果が返ってきませんでした：\`${result}\`。\n\n` +
-    'サブエージェントが調べた内容は私のコンテキストに届いていないので、報告できることがありません。もう一度試してみてください。',
-  demoNote:
-    '注：これはオフラインの**デモモデル**です（スクリプトで動作し、ネットワークは使いません）。よく知っているのは 3 つの' +
-    'サンプルプロンプト（テストフレームワークを調べる、各ファイルを要約する、モジュールを作成して検証する）だけで、' +
-    'それ以外の依頼にはこのような一般的な調査で答えます。実際のモデルに依頼を処理させるには、**設定**でモデルを選び、API キーを追加してください。',
-  frameworkTask: {
-    say: 'これはサブエージェントに任せます。そうすれば私自身のコンテキストは小さいままです。サブエージェントは必要なだけファイルを開けますが、私に戻ってくるのはその答えだけです。',
-    description: () => 'テストフレームワークを調べる',
-    prompt: () =>
-      'このプロジェクトが使っているテストフレームワークを調べてください。\n\n' +
-      'プロジェクトのファイルを一覧し、依存関係のファイル（requirements.txt、pyproject.toml または package.json）と' +
-      'テストの設定（pytest.ini、setup.cfg、conftest.py、`vitest.config.*`、`jest.config.*`）を読み、テストファイルも一つか二つ見てください。' +
-      'フレームワークを根拠（ファイル名と、それを示す行）とともに報告し、見つかったプラグインやテスト設定も挙げてください。',
-  },
-  summarizeTask: {
-    say: 'すべてのファイルを読むと私のコンテキストが埋まってしまうので、サブエージェントに任せて、要約だけを受け取ります。',
-    description: (ext) => `${ext ? `.${ext} ` : 'ソース'}ファイルを要約する`,
-    prompt: (ext) =>
-      `このプロジェクトの${ext ? ` .${ext} ` : 'ソース'}ファイルをすべて探し（node_modules は除く）、一つずつ読んで、` +
-      'docstring や冒頭のドキュメントコメントとトップレベルの定義をもとに、それぞれの役割を一、二文で要約してください。\n\n' +
-      'ファイルごとに一項目の Markdown リストを、パス順で返してください。',
-  },
-  createTask: {
-    say: 'モジュールはサブエージェントに書いてもらい、その結果はここで私自身が確認します。',
-    description: () => '新しいモジュールを作成する',
-    prompt: () =>
-      'このプロジェクトに小さな新しいモジュールを作成してください。内容は文章の読みやすさを測る補助関数（文の数と単語の平均の長さ）で、' +
-      'プロジェクトの言語と構成に合わせ、docstring またはドキュメントコメントを付けてください。既存のテストと同じスタイルでテストも書いてください。' +
-      'モジュール名はまだ存在しないものを選んでください。\n\n' +
-      'テストは実行しないでください。書き込んだファイルの正確なパスと、各ファイルの内容を報告してください。',
-  },
-  exploreTask: {
-    say: 'まずサブエージェントにプロジェクトを調べてもらいます。そうすれば、読んだファイルが私のコンテキストに入りません。',
-    description: () => 'プロジェクトを調べる',
-    prompt: (userPrompt) =>
-      'このプロジェクトを調べて、何が入っているかを報告してください。\n\n' +
-      'ファイルを一覧し、README（またはメインのエントリポイント）と依存関係のファイルを読んで、' +
-      'どんなプロジェクトで、どのように構成されているかを説明してください。\n\n' +
-      `参考までに、ユーザーの依頼は「${userPrompt}」です。`,
-  },
-  contextNote: (read, reportChars) =>
-    `サブエージェントは自分のコンテキストで${read ? ` ${read.files} 個のファイル（${read.chars} 文字）を読み` : '読み込みを行い'}、` +
-    `そのコンテキストは終了時に破棄されました。私に戻ってきたのは ${reportChars} 文字の報告だけなので、その調査の中身は私のコンテキストには入っていません。`,
-  frameworkUnclear: (report) =>
-    `サブエージェントはテストフレームワークを特定できませんでした。報告は次のとおりです：\n\n${report}`,
-  frameworkUsed: (framework) => `このプロジェクトのテストには **${framework}** が使われています。`,
-  evidenceFound: 'サブエージェントが見つけた根拠：',
-  alsoConfigured: 'ほかに設定されているもの：',
-  runThem: (run) => `テストの実行方法：${run}。`,
-  reportAsIs: (report) => `サブエージェントの報告：\n\n${report}`,
-  wentThrough: (n, ext) =>
-    `サブエージェントは${ext ? ` .${ext} ` : ''}ファイルを ${n} 個読みました。要点は次のとおりです：`,
-  unreadableCount: (n) => `${n} 個のファイルは読めませんでした。どのファイルかはリストに書いてあります。`,
-  cannotReallyWork: (prompt) =>
-    `私はオフラインのデモモデルなので、「${prompt}」に実際に取り組むことはできません。` +
-    'できるのは、サブエージェントにプロジェクトを調べてもらうことです。わかったことは次のとおりです：',
-  noModulePath: (report) =>
-    `サブエージェントの報告に確認できるモジュールのパスがないため、何も検証できません。報告は次のとおりです：\n\n${report}`,
-  willVerify: (module, test) =>
-    `サブエージェントは \`${module}\`${test ? ` と \`${test}\`` : ''} を書いたと報告しています。私自身で検証します。まず${test ? '両方のファイル' : 'そのファイル'}を読みます。`,
-  willRun:
-    '両方のファイルがあり、テストはモジュールが定義している名前だけをインポートしています。では、テストを実行します。',
-  pytestFallback:
-    'このサンドボックスには pytest が入っていないので、テストファイルを素の Python で読み込み、テスト関数を直接呼び出します。',
-  createdModule: (module, doc, names) =>
-    `- \`${module}\`：${doc ? `${doc} ` : ''}${names ? `${names} を定義しています。` : '定義は見つかりませんでした。'}`,
-  reportedButUnreadable: (path) =>
-    `- \`${path}\`：サブエージェントは書いたと報告していますが、私には読めませんでした。`,
-  createdTest: (test, n, framework, names) => `- \`${test}\`：${framework} のテストが ${n} 個（${names}）。`,
-  readingFailed: (list) => `- 読み込みに失敗：${list}。`,
-  noImports: (module) => `- テストが \`${module}\` から何かをインポートしている箇所は見つかりませんでした。`,
-  importsFit: (names, from, n) =>
-    `- 両方のファイルを読みました：テストは \`${from}\` から ${names} をインポートしており、モジュールは${n === 1 ? 'それを' : 'そのすべてを'}定義しています。`,
-  importsMissing: (names, module) =>
-    `- 問題：テストは ${names} をインポートしていますが、\`${module}\` には定義されていません。`,
-  ranPassed: (shown) => `- ここでテストを実行し、成功しました：\n\n${shown}`,
-  runnerMissing: (missing, shown, needs, withPytest) =>
-    `- テストを実行しようとしましたが、このサンドボックスでは \`${missing}\` が使えません：\n\n${shown}\n\n` +
-    `  実行するには ${needs}${withPytest ? ' と pytest' : ''} のあるサンドボックスが必要です。` +
-    'そのため、この検証はコードを読んだ結果であり、テストを実行したものではありません。',
-  ranFailed: (shown) => `- ここでテストを実行しましたが、**失敗しました**：\n\n${shown}`,
-  verdict: {
-    unchecked: 'モジュールをテストと照らし合わせて確認できませんでした。',
-    mismatch: '結論：モジュールとテストはまだ噛み合っていません。',
-    pass: '結論：新しいモジュールは動作し、テストも成功しました。',
-    fail: '結論：ファイルはありますが、テストが失敗しています。上の出力を見てください。',
-    notRun: '結論：ファイルはあり、互いに整合していますが、テストはまだ実行していません。',
-  },
-  createdHeader: 'サブエージェントが作成したもの：',
-  verifiedHeader:
-    '検証は私自身がここで、自分のコンテキストの中で行いました（別のタスクには任せていません）：',
-
-  solo: {
-    note: (read) =>
-      `今回はサブエージェントを使わず${read ? `、${read.files} 個のファイル（${read.chars} 文字）を自分で読みました` : 'に作業しました'}。` +
-      'ツールが返した内容はすべて私自身のコンテキストに入っていて、この先の呼び出しのたびに再送されます。',
-    willVerify: (module, test) =>
-      `\`${module}\`${test ? ` と \`${test}\`` : ''} を書きました。これから検証します。まず${test ? '両方のファイル' : 'それ'}を読み直します。`,
-    createdHeader: '私が作成したもの：',
-  },
-  split: {
-    say: (handed, kept) =>
-      `私も委任できるので、${handed} 個のファイルを自分のサブエージェントに任せ、残りの ${kept} 個は自分で読みます。`,
-    description: (n) => `${n} 個のファイルを要約する`,
-    prompt: (ext, files) =>
-      `次の ${files.length} 個の${ext ? ` .${ext} ` : 'ソース'}ファイルを読んで、それぞれの役割を一、二文で要約し、` +
-      'ファイルごとに一項目の Markdown リストをパス順で返してください：\n' +
-      files.map((f) => `- ${f}`).join('\n'),
-    handedOff: (n) =>
-      `（このうち ${n} 個のファイルは私のサブエージェントが要約しました。戻ってきたのはその要約だけです。）`,
-  },
+  ...parent('ja'),
   listStep: 'まずプロジェクトのファイルを一覧します。',
   listingFailed: (error) =>
     `ファイルの一覧に失敗しました（${error}）。よくある依存関係のファイルを直接読んでみます。`,
