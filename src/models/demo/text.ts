@@ -198,10 +198,6 @@ export interface DemoText {
   invalidJson: (path: string) => string;
 }
 
-function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n} ${n === 1 ? word : many}`;
-}
-
 /** The words of each language: one JSON file per language, the same keys in each (words.test.ts). */
 const WORDS: Record<Lang, Tree> = { en: enWords, zh: zhWords, ja: jaWords };
 
@@ -230,6 +226,13 @@ function sayer(lang: Lang): (key: string, values?: Values) => string {
     if (typeof words !== 'string') throw new Error(`The demo has no words for ${key} in ${lang}`);
     return fill(words, values);
   };
+}
+
+/** `.py` or `source`, as the kind of files reads inside a sentence (`lead`: where it starts a phrase). */
+function kindOf(say: ReturnType<typeof sayer>, ext: string | undefined, lead = false): string {
+  return ext
+    ? say(lead ? 'kinds.extLead' : 'kinds.ext', { ext })
+    : say(lead ? 'kinds.sourceLead' : 'kinds.source');
 }
 
 /** The words the parent and the subagent share: labels, read-back phrases, summaries, evidence. */
@@ -442,175 +445,99 @@ function parent(lang: Lang) {
   };
 }
 
-const en: DemoText = {
-  ...common('en'),
-
-  ...parent('en'),
-  listStep: "Let me start by listing the project's files.",
-  listingFailed: (error) => `Listing failed (${error}); I'll try the usual dependency files directly.`,
-  frameworkPlan: (language, hasTests) =>
-    `This is a ${language} project. I'll read the dependency and test configuration files and ${hasTests ? 'a test file or two' : 'look for tests'}, and grep for test-framework imports.`,
-  noRunnerFound:
-    'I found no test runner in the dependencies, no test configuration and no test-framework imports.',
-  couldNotRead: (list) => `Could not read: ${list}.`,
-  couldNotReadList: (list) => `- Could not read ${list}.`,
-  filesChecked: (list, read, chars, total) =>
-    `Files checked: ${list || 'none'}. ` +
-    `Read ${plural(read, 'file')} (${chars} characters) out of ${plural(total, 'file')} in the project.`,
-  findFirst: (ext) => `I'll find every ${ext ? `.${ext}` : 'source'} file first.`,
-  found: (n, ext, batched) =>
-    `Found ${plural(n, `${ext ? `.${ext}` : 'source'} file`)}. Reading ${batched ? 'them in batches' : 'them all'}.`,
-  cannotList: (output) => `I could not list the files: ${output}`,
-  noneFound: (ext, command) =>
-    `There are no ${ext ? `.${ext}` : 'source'} files in this project (\`${command}\` found nothing).`,
-  unreadableLine: (path, error) => `- \`${path}\`: could not be read (${error}).`,
-  summariesHeading: (ext) => `## What each ${ext ? `.${ext}` : 'source'} file does`,
-  skipped: (n) => `(${plural(n, 'more file')} not read, to stay within my call budget.)`,
-  lookAtConfig: (test) =>
-    `I'll look at how the project is configured and how ${test ? `\`${test}\` is` : 'its tests are'} written, so the new module fits in.`,
-  willWrite: (framework, module, test, styleFrom) =>
-    `The tests use ${framework}. \`${module}\` does not exist yet, so I'll write it, plus \`${test}\` in the same style` +
-    `${styleFrom ? `, importing it the way \`${styleFrom}\` imports its module` : ''}.`,
-  writtenLine: (path, result, what) => `- \`${path}\` (${result}): ${what}`,
-  notWritten: (path, error) => `- \`${path}\`: **not written** (${error})`,
-  moduleDescription: (doc, names) => `${doc ?? 'a new module'} Defines ${names}.`,
-  testDescription: (n, framework, names, imported, from) =>
-    `${plural(n, `${framework} test`)} (${names}), importing ${imported} from \`${from}\`.`,
-  createdAll: 'Created a new module and a test for it:',
-  createdSome: 'I tried to create a new module and a test, but not everything was written:',
-  didNotRun: 'I did not run the tests, as asked.',
-  willRead: (list) => `I'll read ${list}.`,
-  listingEmpty: (error) =>
-    `I could not list the project's files${error ? `: ${error}` : ' (the listing was empty)'}.`,
-  projectHeading: '## The project',
-  fileCounts: (files, language, sources, tests) =>
-    `- ${plural(files, 'file')}, mostly ${language}: ${plural(sources, 'source file')} and ${plural(tests, 'test file')}.`,
-  layout: (folders, files) => `- Top-level folders: ${folders || 'none'}; top-level files: ${files}.`,
-  readmeLine: (path, title, paragraph) =>
-    `- \`${path}\`${title ? ` is titled "${title}"` : ''}${paragraph ? `: ${paragraph}` : ''}`,
-  manifest: (path, name, description, deps, names) => {
-    const parts: string[] = [];
-    if (name) parts.push(`names the project \`${name}\``);
-    if (description) parts.push(`describes it as "${description}"`);
-    parts.push(
-      deps ? `lists ${plural(deps, 'dependency', 'dependencies')}: ${names}` : 'lists no dependencies',
-    );
-    return `\`${path}\` ${parts.join(', ')}.`;
-  },
-  invalidJson: (path) => `\`${path}\` is not valid JSON.`,
-};
-
-const zh: DemoText = {
-  ...common('zh'),
-
-  ...parent('zh'),
-  listStep: '先列出项目的文件。',
-  listingFailed: (error) => `列出文件失败（${error}），我直接尝试读取常见的依赖文件。`,
-  frameworkPlan: (language, hasTests) =>
-    `这是一个 ${language} 项目。我会阅读依赖文件和测试配置文件，${hasTests ? '再看一两个测试文件' : '并查找测试'}，同时用 grep 搜索测试框架的导入。`,
-  noRunnerFound: '依赖中没有测试运行器，没有测试配置，也没有测试框架的导入。',
-  couldNotRead: (list) => `无法读取：${list}。`,
-  couldNotReadList: (list) => `- 无法读取 ${list}。`,
-  filesChecked: (list, read, chars, total) =>
-    `检查过的文件：${list || '无'}。共读取 ${read} 个文件（${chars} 个字符），项目中共有 ${total} 个文件。`,
-  findFirst: (ext) => `先找出所有${ext ? ` .${ext} ` : '源代码'}文件。`,
-  found: (n, ext, batched) =>
-    `找到 ${n} 个${ext ? ` .${ext} ` : '源代码'}文件，${batched ? '分批阅读' : '全部读一遍'}。`,
-  cannotList: (output) => `无法列出文件：${output}`,
-  noneFound: (ext, command) =>
-    `这个项目里没有${ext ? ` .${ext} ` : '源代码'}文件（\`${command}\` 什么也没找到）。`,
-  unreadableLine: (path, error) => `- \`${path}\`：无法读取（${error}）。`,
-  summariesHeading: (ext) => `## 每个${ext ? ` .${ext} ` : '源代码'}文件的作用`,
-  skipped: (n) => `（为了不超出调用次数的限制，还有 ${n} 个文件没有读。）`,
-  lookAtConfig: (test) =>
-    `我先看看项目是怎么配置的，以及${test ? ` \`${test}\` ` : '测试'}是怎么写的，好让新模块和项目保持一致。`,
-  willWrite: (framework, module, test, styleFrom) =>
-    `测试用的是 ${framework}。\`${module}\` 还不存在，所以我来写它，并按同样的风格写 \`${test}\`` +
-    `${styleFrom ? `，导入方式和 \`${styleFrom}\` 导入其模块的方式一样` : ''}。`,
-  writtenLine: (path, result, what) => `- \`${path}\`（${result}）：${what}`,
-  notWritten: (path, error) => `- \`${path}\`：**未写入**（${error}）`,
-  moduleDescription: (doc, names) => `${doc ?? '一个新模块。'} 定义了 ${names}。`,
-  testDescription: (n, framework, names, imported, from) =>
-    `${n} 个 ${framework} 测试（${names}），从 \`${from}\` 导入 ${imported}。`,
-  createdAll: '新建了一个模块和它的测试：',
-  createdSome: '我尝试新建一个模块和它的测试，但并非所有文件都写入成功：',
-  didNotRun: '按照要求，我没有运行测试。',
-  willRead: (list) => `我来读一下 ${list}。`,
-  listingEmpty: (error) => `无法列出项目的文件${error ? `：${error}` : '（列表为空）'}。`,
-  projectHeading: '## 项目概况',
-  fileCounts: (files, language, sources, tests) =>
-    `- 共 ${files} 个文件，主要是 ${language}：${sources} 个源文件，${tests} 个测试文件。`,
-  layout: (folders, files) => `- 顶层文件夹：${folders || '无'}；顶层文件：${files}。`,
-  readmeLine: (path, title, paragraph) =>
-    `- \`${path}\`${title ? ` 的标题是“${title}”` : ''}${paragraph ? `：${paragraph}` : ''}`,
-  manifest: (path, name, description, deps, names) => {
-    const parts: string[] = [];
-    if (name) parts.push(`项目名为 \`${name}\``);
-    if (description) parts.push(`描述为“${description}”`);
-    parts.push(deps ? `列出了 ${deps} 个依赖：${names}` : '没有列出依赖');
-    return `\`${path}\`：${parts.join('；')}。`;
-  },
-  invalidJson: (path) => `\`${path}\` 不是有效的 JSON。`,
-};
-
-const ja: DemoText = {
-  ...common('ja'),
-
-  ...parent('ja'),
-  listStep: 'まずプロジェクトのファイルを一覧します。',
-  listingFailed: (error) =>
-    `ファイルの一覧に失敗しました（${error}）。よくある依存関係のファイルを直接読んでみます。`,
-  frameworkPlan: (language, hasTests) =>
-    `これは ${language} のプロジェクトです。依存関係とテスト設定のファイルを読み、${hasTests ? 'テストファイルを一つか二つ見て' : 'テストを探して'}、テストフレームワークのインポートを grep で検索します。`,
-  noRunnerFound:
-    '依存関係にテストランナーはなく、テストの設定もテストフレームワークのインポートも見つかりませんでした。',
-  couldNotRead: (list) => `読めなかったファイル：${list}。`,
-  couldNotReadList: (list) => `- ${list} を読めませんでした。`,
-  filesChecked: (list, read, chars, total) =>
-    `確認したファイル：${list || 'なし'}。プロジェクトの ${total} 個のファイルのうち、${read} 個のファイル（${chars} 文字）を読みました。`,
-  findFirst: (ext) => `まず${ext ? ` .${ext} ` : 'ソース'}ファイルをすべて探します。`,
-  found: (n, ext, batched) =>
-    `${ext ? `.${ext} ` : 'ソース'}ファイルが ${n} 個見つかりました。${batched ? '何回かに分けて読みます' : 'すべて読みます'}。`,
-  cannotList: (output) => `ファイルを一覧できませんでした：${output}`,
-  noneFound: (ext, command) =>
-    `このプロジェクトには${ext ? ` .${ext} ` : 'ソース'}ファイルがありません（\`${command}\` では何も見つかりませんでした）。`,
-  unreadableLine: (path, error) => `- \`${path}\`：読めませんでした（${error}）。`,
-  summariesHeading: (ext) => `## 各${ext ? ` .${ext} ` : 'ソース'}ファイルの役割`,
-  skipped: (n) => `（呼び出し回数の上限を超えないよう、残りの ${n} 個のファイルは読んでいません。）`,
-  lookAtConfig: (test) =>
-    `新しいモジュールがプロジェクトになじむように、プロジェクトの設定と${test ? ` \`${test}\` ` : 'テスト'}の書き方を確認します。`,
-  willWrite: (framework, module, test, styleFrom) =>
-    `テストには ${framework} が使われています。\`${module}\` はまだないので、これを書き、同じスタイルで \`${test}\` も書きます` +
-    `${styleFrom ? `（インポートの仕方は \`${styleFrom}\` に合わせます）` : ''}。`,
-  writtenLine: (path, result, what) => `- \`${path}\`（${result}）：${what}`,
-  notWritten: (path, error) => `- \`${path}\`：**書き込めませんでした**（${error}）`,
-  moduleDescription: (doc, names) => `${doc ?? '新しいモジュール。'} ${names} を定義しています。`,
-  testDescription: (n, framework, names, imported, from) =>
-    `${framework} のテストが ${n} 個（${names}）。\`${from}\` から ${imported} をインポートしています。`,
-  createdAll: '新しいモジュールとそのテストを作成しました：',
-  createdSome: '新しいモジュールとテストを作成しようとしましたが、書き込めなかったファイルがあります：',
-  didNotRun: '指示どおり、テストは実行していません。',
-  willRead: (list) => `${list} を読みます。`,
-  listingEmpty: (error) =>
-    `プロジェクトのファイルを一覧できませんでした${error ? `：${error}` : '（一覧が空でした）'}。`,
-  projectHeading: '## プロジェクトの概要',
-  fileCounts: (files, language, sources, tests) =>
-    `- ファイルは ${files} 個で、主に ${language} です：ソースファイルが ${sources} 個、テストファイルが ${tests} 個。`,
-  layout: (folders, files) => `- 最上位のフォルダ：${folders || 'なし'}。最上位のファイル：${files}。`,
-  readmeLine: (path, title, paragraph) =>
-    `- \`${path}\`${title ? ` のタイトルは「${title}」` : ''}${paragraph ? `：${paragraph}` : ''}`,
-  manifest: (path, name, description, deps, names) => {
-    const parts: string[] = [];
-    if (name) parts.push(`プロジェクト名は \`${name}\``);
-    if (description) parts.push(`説明は「${description}」`);
-    parts.push(deps ? `依存関係は ${deps} 個（${names}）` : '依存関係はなし');
-    return `\`${path}\`：${parts.join('、')}。`;
-  },
-  invalidJson: (path) => `\`${path}\` は有効な JSON ではありません。`,
-};
+/** The subagent's words: its plans, what it found, what it wrote. */
+function subagent(lang: Lang) {
+  const say = sayer(lang);
+  return {
+    listStep: say('listStep'),
+    listingFailed: (error: string) => say('listingFailed', { error }),
+    frameworkPlan: (language: string, hasTests: boolean) =>
+      say('frameworkPlan', {
+        language,
+        tests: say(hasTests ? 'frameworkPlanTests' : 'frameworkPlanNoTests'),
+      }),
+    noRunnerFound: say('noRunnerFound'),
+    couldNotRead: (list: string) => say('couldNotRead', { list }),
+    couldNotReadList: (list: string) => say('couldNotReadList', { list }),
+    filesChecked: (list: string, read: number, chars: string, total: number) =>
+      say('filesChecked', {
+        list: list || say('none'),
+        read: say('files', { count: read }),
+        chars,
+        total: say('files', { count: total }),
+      }),
+    findFirst: (ext: string | undefined) => say('findFirst', { kind: kindOf(say, ext) }),
+    found: (n: number, ext: string | undefined, batched: boolean) =>
+      say('found', {
+        count: n,
+        kind: kindOf(say, ext, true),
+        how: say(batched ? 'foundBatched' : 'foundAll'),
+      }),
+    cannotList: (output: string) => say('cannotList', { output }),
+    noneFound: (ext: string | undefined, command: string) =>
+      say('noneFound', { kind: kindOf(say, ext), command }),
+    unreadableLine: (path: string, error: string) => say('unreadableLine', { path, error }),
+    summariesHeading: (ext: string | undefined) => say('summariesHeading', { kind: kindOf(say, ext) }),
+    skipped: (n: number) => say('skipped', { count: n }),
+    lookAtConfig: (test: string | undefined) =>
+      say('lookAtConfig', { tests: test ? say('lookAtConfigTest', { test }) : say('lookAtConfigTests') }),
+    willWrite: (framework: string, module: string, test: string, styleFrom: string | undefined) =>
+      say('willWrite', {
+        framework,
+        module,
+        test,
+        styleFrom: styleFrom ? say('willWriteStyleFrom', { file: styleFrom }) : '',
+      }),
+    writtenLine: (path: string, result: string, what: string) => say('writtenLine', { path, result, what }),
+    notWritten: (path: string, error: string) => say('notWritten', { path, error }),
+    moduleDescription: (doc: string | undefined, names: string) =>
+      say('moduleDescription', { doc: doc ?? say('moduleDescriptionNew'), names }),
+    testDescription: (n: number, framework: string, names: string, imported: string, from: string) =>
+      say('testDescription', { count: n, framework, names, imported, from }),
+    createdAll: say('createdAll'),
+    createdSome: say('createdSome'),
+    didNotRun: say('didNotRun'),
+    willRead: (list: string) => say('willRead', { list }),
+    listingEmpty: (error: string | undefined) =>
+      say('listingEmpty', { why: error ? say('listingEmptyError', { error }) : say('listingEmptyNone') }),
+    projectHeading: say('projectHeading'),
+    fileCounts: (files: number, language: string, sources: number, tests: number) =>
+      say('fileCounts', {
+        files: say('fileCountsFiles', { count: files }),
+        language,
+        sources: say('fileCountsSources', { count: sources }),
+        tests: say('fileCountsTests', { count: tests }),
+      }),
+    layout: (folders: string, files: string) => say('layout', { folders: folders || say('none'), files }),
+    readmeLine: (path: string, title: string | undefined, paragraph: string | undefined) =>
+      say('readmeLine', {
+        path,
+        title: title ? say('readmeTitle', { title }) : '',
+        paragraph: paragraph ? say('readmeParagraph', { paragraph }) : '',
+      }),
+    manifest: (
+      path: string,
+      name: string | undefined,
+      description: string | undefined,
+      deps: number,
+      names: string,
+    ) => {
+      const parts: string[] = [];
+      if (name) parts.push(say('manifestName', { name }));
+      if (description) parts.push(say('manifestDescription', { description }));
+      parts.push(deps ? say('manifestDeps', { count: deps, names }) : say('manifestNoDeps'));
+      return say('manifest', { path, parts: parts.join(say('manifestSep')) });
+    },
+    invalidJson: (path: string) => say('invalidJson', { path }),
+  };
+}
 
 /** The demo model's words, by language. */
-export const DEMO_TEXT: Record<Lang, DemoText> = { en, zh, ja };
+export const DEMO_TEXT: Record<Lang, DemoText> = { en: wordsIn('en'), zh: wordsIn('zh'), ja: wordsIn('ja') };
+
+function wordsIn(lang: Lang): DemoText {
+  return { ...common(lang), ...parent(lang), ...subagent(lang) };
+}
 
 /** `a`, `b`, `c`, `d` and 2 more, in `t`'s language. */
 export function listNames(t: DemoText, names: string[], max = 4): string {
