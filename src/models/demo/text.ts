@@ -3,13 +3,17 @@
  * (parent.ts, subagent.ts) decide what to say from the tool results; this file only says it. Facts
  * (paths, quoted lines, tool output, names from the code) are passed in and never translated.
  *
+ * The words themselves are data, words/<lang>.json, `{{slot}}` templates with i18next's plural
+ * keys (`_one`/`_other`); this file picks the key (a condition picks between keys, never between
+ * strings written here) and fills the slots.
+ *
  * Some phrases are read back: the parent reads the subagent's report to relay it, and that
  * report may be in any of the languages. Those phrases come with the pattern that finds them
  * (`labels`, `readStats`, `unreadable`, `unknown`), and the parent tries every language's.
  *
  * To add a language: add it to `Lang` and `SCRIPTS` (language.ts), give every intent
- * patterns in it, and add an entry here; the compiler and demo-language.test.ts name what is
- * missing.
+ * patterns in it, and add words/<lang>.json with English's keys and an entry in `WORDS`; the
+ * compiler, words.test.ts and demo-language.test.ts name what is missing.
  */
 import { fill } from './fill';
 import { languageOf, type Lang } from './language';
