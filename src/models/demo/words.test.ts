@@ -1,7 +1,7 @@
 /**
  * The demo model's words (words/<lang>.json) are checked like the screen's locales: every language
  * has English's keys and no other, each with the same `{{slots}}`, and the plural forms the
- * language uses; text.ts asks for every key there is.
+ * language uses; say.ts asks for every key there is.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -34,8 +34,8 @@ describe("the demo model's words", () => {
     ]);
   });
 
-  it('text.ts asks for every key (a key it never names is words nobody says)', () => {
-    const code = readFileSync(new URL('./text.ts', import.meta.url), 'utf8');
+  it('say.ts asks for every key (a key it never names is words nobody says)', () => {
+    const code = readFileSync(new URL('./say.ts', import.meta.url), 'utf8');
     const named = new Set([...code.matchAll(/'([\w.]+)'/g)].map((m) => m[1]));
     const keys = [...flatten(WORDS.en).keys()]
       .map((key) => key.replace(/_(one|other)$/, ''))
