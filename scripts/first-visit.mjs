@@ -1,7 +1,7 @@
 /**
  * The built app's files a first visit transfers, phase by phase, found from the built page itself
  * (no browser): shared by the bench (the page's first JavaScript) and the byte budgets of
- * `npm test` (test/first-visit.test.ts).
+ * `npm test` (test/production-build.test.ts).
  *
  * - before the first paint: index.html (its inline script included), its module script and every
  *   script that one imports statically, its modulepreloads, and its stylesheets;

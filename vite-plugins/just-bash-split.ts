@@ -22,7 +22,7 @@ import type { Plugin } from 'vite';
  * takes that path (it has Buffer), so only browser tests would notice.
  */
 const ESM_ENTRY = fileURLToPath(new URL('../node_modules/just-bash/dist/bundle/index.js', import.meta.url));
-const BUNDLE_DIR = fileURLToPath(new URL('../node_modules/just-bash/dist/bundle', import.meta.url));
+const BUNDLE_DIR = fileURLToPath(new URL('../node_modules/just-bash/dist/bundle/', import.meta.url));
 
 const NODE_STUB = '\0just-bash-node:';
 // undici is only imported by the pinned-DNS fetch, which throws first when __BROWSER__ is set.
