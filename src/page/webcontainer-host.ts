@@ -3,7 +3,7 @@
  *
  *   main thread                                   agent worker (parent, subagent-N)
  *   WebContainer.boot()  (main thread only)
- *   WebContainerSandbox  (src/sandbox/webcontainer.ts)
+ *   WebContainerSandbox  (src/sandbox/webcontainer/index.ts)
  *     └─ Comlink.expose(SandboxRemote, port2)  ◄── port1 ──  Comlink.wrap<SandboxRemote>(port1)
  *
  * The commands' shell (just-bash) does not run here: each exec runs in a `webcontainer-shell`

@@ -1,7 +1,7 @@
 /**
  * What the e2e specs and the bench read of the page's internals, as `window.__s04`: only in a
  * test build (`vite build --mode test`, see App.svelte); a production build has none of it
- * (src/ui/production-build.test.ts checks).
+ * (test/production-build.test.ts checks).
  */
 import type { RecordOrigin, RunRecord } from '../run/record';
 import type { Playground } from './playground.svelte';
