@@ -18,8 +18,18 @@ import {
 } from '../../scripts/records.mjs';
 import { copied } from './list';
 import type { RecordEvent, RunEvent } from './record';
-import { EMPTY_STATE, reduce, reduceAll, reduceRange, viewOf, type RunState } from './reduce';
-import { Replay } from './replay';
+import { agentFigures, arrayChars } from './figures';
+import {
+  EMPTY_STATE,
+  reduce,
+  reduceAll,
+  reduceRange,
+  reduced,
+  stateWithHistory,
+  viewOf,
+  type RunState,
+} from './reduce';
+import { CHECKPOINT, Replay } from './replay';
 
 const trace: Trace = JSON.parse(
   readFileSync(new URL('../../public/traces/s04.json', import.meta.url), 'utf8'),
@@ -374,6 +384,69 @@ describe('reducing a record is linear in its events, for every kind of event', (
     for (const step of order) {
       const end = step === 0 ? 0 : events.findLastIndex((_, i) => replay.stepOfEvent(i) === step) + 1;
       expect(replay.at(step), `step ${step}`).toEqual(viewOf(oneByOne(events.slice(0, end))));
+    }
+  });
+});
+
+describe('what a step costs the screen', () => {
+  const asEvents = (record: { events: unknown[] }) => record.events as RecordEvent[];
+
+  it("keeps each array's size as its messages come: at every step, the JSON of the messages shown", async () => {
+    const { record } = await recordReferenceRun();
+    const rewritten: RunEvent[] = [
+      {
+        type: 'message',
+        agent: 'parent',
+        index: 0,
+        message: { role: 'user', content: 'a long first prompt' },
+      },
+      {
+        type: 'message',
+        agent: 'parent',
+        index: 1,
+        message: { role: 'assistant', content: [{ type: 'text', text: 'x' }] },
+      },
+      {
+        type: 'message',
+        agent: 'parent',
+        index: 1,
+        message: { role: 'assistant', content: [{ type: 'text', text: 'yy' }] },
+      },
+      { type: 'message', agent: 'parent', index: 0, message: { role: 'user', content: 'short' } },
+    ];
+    const records = [
+      record.events,
+      asEvents(parallelRecord(4)),
+      asEvents(toolCallsRecord(40)),
+      rewritten.map((e, t) => ({ ...e, t })),
+    ] as RecordEvent[][];
+    for (const events of records) {
+      const replay = new Replay(events);
+      for (let step = 0; step <= replay.steps; step++) {
+        const view = replay.at(step);
+        for (const agent of [view.parent, ...view.subagents]) {
+          expect(agent.chars, `step ${step} of ${agent.id}`).toBe(arrayChars(agent.messages));
+          // The figures read the size kept, not the messages.
+          expect(agentFigures({ ...agent, messages: [] }).chars).toBe(arrayChars(agent.messages));
+        }
+      }
+    }
+    const history = viewOf(
+      stateWithHistory(rewritten.slice(0, 2).map((e) => (e as { message: never }).message)),
+    );
+    expect(history.parent.chars).toBe(arrayChars(history.parent.messages));
+  });
+
+  it('a record opened again starts from the checkpoints already made: a step reduces at most a checkpoint', () => {
+    const events = asEvents(logRecord(40_000));
+    const first = new Replay(events);
+    first.at(first.steps);
+    const again = new Replay(events);
+    for (const step of [again.steps, 39_999, 1, 20_000, 12_345, 3, 40_002]) {
+      const before = reduced.events;
+      const view = again.at(step);
+      expect(reduced.events - before, `step ${step}`).toBeLessThanOrEqual(CHECKPOINT);
+      expect(view).toEqual(viewOf(oneByOne(events.slice(0, view.applied) as RunEvent[])));
     }
   });
 });

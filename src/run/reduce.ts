@@ -13,6 +13,7 @@
 import type { AgentId, AssistantBlock, Message, Usage } from '../core/messages';
 import type { StreamEvent } from '../core/model';
 import type { FileChange } from '../sandbox/sandbox';
+import { messageChars } from './figures';
 import { copied, List } from './list';
 import type { ColumnState, RunEvent, RunSettings, RunStatus } from './record';
 
@@ -25,6 +26,8 @@ export interface AgentView {
   readonly description: string;
   readonly state: ColumnState;
   readonly messages: Message[];
+  /** The size of `messages` as it would be sent (their JSON text), kept as they are added. */
+  readonly chars: number;
   /** The response being streamed, until it is appended. */
   readonly draft: AssistantBlock[] | null;
   /** Text streamed before the call failed or was stopped: kept on screen, never sent back. */
@@ -65,8 +68,18 @@ export interface RunView {
 }
 
 /** An agent as reduced: its view, with its messages as a List. */
-export interface AgentState extends Omit<AgentView, 'messages'> {
+export interface AgentState extends Omit<AgentView, 'messages' | 'chars'> {
   readonly messages: List<Message>;
+  /** sizes.at(i): the characters of messages 0 to i, so that the array's size is one read away. */
+  readonly sizes: List<number>;
+}
+
+/** The running sums of the messages' sizes (see AgentState's `sizes`). */
+function sizesOf(messages: readonly Message[]): List<number> {
+  const sums: number[] = new Array(messages.length);
+  let sum = 0;
+  for (let i = 0; i < messages.length; i++) sums[i] = sum += messageChars(messages[i]);
+  return List.of(sums);
 }
 
 /** A run as reduced: its view, with Lists where the view has arrays that grow. */
@@ -86,6 +99,7 @@ function agentState(id: AgentId, init: Partial<AgentState> = {}): AgentState {
     description: '',
     state: 'idle',
     messages: List.of<Message>(),
+    sizes: List.of<number>(),
     draft: null,
     cutOff: null,
     summary: null,
@@ -110,7 +124,10 @@ export const EMPTY_STATE: RunState = {
 
 /** A state that continues a conversation: the parent's array as it was, nothing else. */
 export function stateWithHistory(messages: readonly Message[]): RunState {
-  return { ...EMPTY_STATE, parent: agentState('parent', { messages: List.of(messages) }) };
+  return {
+    ...EMPTY_STATE,
+    parent: agentState('parent', { messages: List.of(messages), sizes: sizesOf(messages) }),
+  };
 }
 
 /** What a view made from a state reuses of the view made before it. */
@@ -126,7 +143,8 @@ function agentViewOf(
   if (before && before.state === agent) return before.view;
   const messages =
     before && before.state.messages.same(agent.messages) ? before.view.messages : agent.messages.toArray();
-  return { ...agent, messages };
+  const { sizes, ...rest } = agent;
+  return { ...rest, messages, chars: sizes.at(sizes.length - 1) ?? 0 };
 }
 
 function marksOf(changes: List<FileChange>): Record<string, FileMark> {
@@ -337,6 +355,7 @@ function apply(state: RunState, event: RunEvent): RunState {
             taskId: event.taskId,
             description: event.description,
             messages: List.of(event.messages),
+            sizes: sizesOf(event.messages),
             state: 'starting',
           }),
         ],
@@ -363,6 +382,7 @@ function apply(state: RunState, event: RunEvent): RunState {
       return updateAgent(state, event.agent, (a) => ({
         ...a,
         messages: a.messages.put(event.index, event.message),
+        sizes: a.sizes.put(event.index, (a.sizes.at(event.index - 1) ?? 0) + messageChars(event.message)),
         draft: event.message.role === 'assistant' ? null : a.draft,
         cutOff: event.message.role === 'user' && event.index === 0 ? null : a.cutOff,
       }));
@@ -407,6 +427,9 @@ function apply(state: RunState, event: RunEvent): RunState {
   }
 }
 
+/** How many events `reduceRange` went through: counted so that a test can tell what a step cost. */
+export const reduced = { events: 0 };
+
 /** Reduces a whole list of events from a starting state; returns its view. */
 export function reduceAll(events: readonly RunEvent[], from: RunState = EMPTY_STATE): RunView {
   return viewOf(reduceRange(from, events, 0, events.length));
@@ -445,6 +468,7 @@ export function reduceRange(
   from: number,
   to: number,
 ): RunState {
+  reduced.events += Math.max(0, to - from);
   let i = from;
   while (i < to) {
     const first = deltaOf(events[i]);
