@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parentLoop } from '../core/loop';
-import type { Message } from '../core/messages';
-import type { ModelRequest } from '../core/model';
+import type { AgentId, AssistantBlock, Message } from '../core/messages';
+import type { ModelRequest, StreamEvent } from '../core/model';
 import type { Trace } from '../models/replay';
 import { callsTools, says, ScriptedModel, toolUse } from '../../test/scripted';
 import { traceRecord } from './example';
@@ -221,6 +221,61 @@ function toolInputEvents(deltas: string[]): RunEvent[] {
   ];
 }
 
+/**
+ * Two agents streaming text and thinking into two blocks each, interleaved, with a delta into a
+ * block of the other kind (ignored), one to an agent that ended (ignored) and a tool input among them.
+ */
+function interleaved(): RunEvent[] {
+  const stream = (agent: AgentId, event: StreamEvent): RunEvent => ({
+    type: 'stream',
+    agent,
+    call: 1,
+    event,
+  });
+  const text = (agent: AgentId, index: number, text: string) =>
+    stream(agent, { type: 'text_delta', index, text });
+  const think = (agent: AgentId, index: number, thinking: string) =>
+    stream(agent, { type: 'thinking_delta', index, thinking });
+  const start = (agent: AgentId, index: number, block: AssistantBlock) =>
+    stream(agent, { type: 'block_start', index, block });
+  const spawn = (agent: AgentId): RunEvent => ({
+    type: 'spawn',
+    agent,
+    from: 'parent',
+    taskId: agent,
+    description: agent,
+    messages: [{ role: 'user', content: agent }],
+  });
+  return [
+    { type: 'run', prompt: 'p', settings },
+    { type: 'status', status: { kind: 'running' } },
+    spawn('subagent-1'),
+    spawn('subagent-2'),
+    spawn('subagent-3'),
+    { type: 'agent_state', agent: 'subagent-3', state: 'discarded', summary: 'done' },
+    ...(['parent', 'subagent-1', 'subagent-2'] as const).flatMap((agent): RunEvent[] => [
+      { type: 'model_start', agent, call: 1 },
+      start(agent, 0, { type: 'thinking', thinking: '' }),
+      start(agent, 1, { type: 'text', text: '' }),
+    ]),
+    think('parent', 0, 'a'),
+    text('subagent-1', 1, 'b'),
+    text('parent', 1, 'c'),
+    think('subagent-2', 0, 'd'),
+    text('parent', 0, 'ignored: a thinking block'),
+    think('parent', 0, 'e'),
+    text('subagent-3', 1, 'ignored: ended'),
+    text('subagent-1', 1, 'f'),
+    text('parent', 1, 'g'),
+    start('parent', 2, { type: 'tool_use', id: 't', name: 'bash', input: {} }),
+    stream('parent', { type: 'input_json_delta', index: 2, partial_json: '{"a":1}' }),
+    text('parent', 1, 'h'),
+    think('subagent-2', 0, 'i'),
+    text('subagent-2', 2, 'no block'),
+    text('parent', 1, 'j'),
+  ];
+}
+
 describe('reduceRange: a run of streamed deltas applied at once', () => {
   it('gives the view of reducing one by one, at every step of the reference run and of made records', async () => {
     const { record } = await recordReferenceRun();
@@ -228,6 +283,8 @@ describe('reduceRange: a run of streamed deltas applied at once', () => {
       record.events,
       parentCallsRecord(60, 500).events,
       parallelRecord(4).events,
+      textDeltasRecord(3000, 200).events,
+      interleaved(),
     ] as unknown as RunEvent[][];
     for (const events of records) {
       // Stopped at every event, as a step-through may, and at the end.
@@ -271,6 +328,15 @@ describe('reduceRange: a run of streamed deltas applied at once', () => {
         );
       }
     }
+  });
+
+  it('joins interleaved text deltas of agents streaming at once: 20,000 are a few hundred applications', () => {
+    const events = textDeltasRecord(20_000, 1000).events as unknown as RunEvent[];
+    const before = reduced.applications;
+    const view = reduceAll(events);
+    // 10 calls of 2 agents: each call's 2,000 interleaved deltas are 2 applications.
+    expect(reduced.applications - before).toBeLessThan(events.length - 20_000 + 100);
+    expect(view).toEqual(viewOf(oneByOne(events)));
   });
 
   it('keeps deltas of different agents, blocks and kinds apart', () => {

@@ -329,6 +329,7 @@ function setStatus(state: RunState, status: RunStatus): RunState {
 
 /** The state after one more event. Events of unknown agents are ignored (checked on import). */
 export function reduce(state: RunState, event: RunEvent): RunState {
+  reduced.applications++;
   const applied = state.applied + 1;
   const next = apply(state, event);
   if (next === state) return { ...state, applied };
@@ -427,8 +428,11 @@ function apply(state: RunState, event: RunEvent): RunState {
   }
 }
 
-/** How many events `reduceRange` went through: counted so that a test can tell what a step cost. */
-export const reduced = { events: 0 };
+/**
+ * How many events `reduceRange` went through, and how many times an event (or a run of deltas
+ * joined into one) was applied: counted so that a test can tell what a step and an open cost.
+ */
+export const reduced = { events: 0, applications: 0 };
 
 /** Reduces a whole list of events from a starting state; returns its view. */
 export function reduceAll(events: readonly RunEvent[], from: RunState = EMPTY_STATE): RunView {
@@ -458,7 +462,10 @@ function deltaText(delta: Delta): string {
 /**
  * Reduces `events[from, to)`: the same state as reducing them one by one, faster. A streamed
  * response arrives as many small deltas (most of a record's events); a run of them into one
- * block of one agent is applied as one delta of their texts joined. A tool input is parsed
+ * block of one agent is applied as one delta of their texts joined. Text and thinking deltas in a
+ * row are joined per agent and block even when agents stream at once (their deltas interleaved):
+ * each only appends to its own block, so the order between blocks does not change the state it
+ * ends in. A tool input is parsed
  * whenever a delta ends with `}`: where one before the run's last delta does, the run is reduced
  * one by one, so that the input shown is the one parsed at the same moment.
  */
@@ -473,6 +480,14 @@ export function reduceRange(
   while (i < to) {
     const first = deltaOf(events[i]);
     let j = i + 1;
+    if (first && first.type !== 'input_json_delta') {
+      while (j < to && isTextDelta(deltaOf(events[j]))) j++;
+      if (j - i >= 2) {
+        state = joinTexts(state, events, i, j);
+        i = j;
+        continue;
+      }
+    }
     if (first) {
       const agent = (events[i] as Extract<RunEvent, { type: 'stream' }>).agent;
       while (j < to) {
@@ -500,6 +515,34 @@ export function reduceRange(
     i = j;
   }
   return state;
+}
+
+function isTextDelta(delta: Delta | null): boolean {
+  return delta !== null && delta.type !== 'input_json_delta';
+}
+
+/** Applies text and thinking deltas `[i, j)` as one joined delta per agent, kind and block. */
+function joinTexts(state: RunState, events: readonly RunEvent[], i: number, j: number): RunState {
+  const groups = new Map<string, { event: Extract<RunEvent, { type: 'stream' }>; parts: string[] }>();
+  for (let k = i; k < j; k++) {
+    const event = events[k] as Extract<RunEvent, { type: 'stream' }>;
+    const delta = event.event as Delta;
+    const key = `${event.agent} ${delta.type} ${delta.index}`;
+    const group = groups.get(key);
+    if (group) group.parts.push(deltaText(delta));
+    else groups.set(key, { event, parts: [deltaText(delta)] });
+  }
+  let next = state;
+  for (const { event, parts } of groups.values()) {
+    const text = parts.join('');
+    const index = (event.event as Delta).index;
+    const delta: Delta =
+      event.event.type === 'text_delta'
+        ? { type: 'text_delta', index, text }
+        : { type: 'thinking_delta', index, thinking: text };
+    next = reduce(next, { ...event, event: delta });
+  }
+  return { ...next, applied: state.applied + (j - i) };
 }
 
 /**
