@@ -255,7 +255,7 @@ function interleaved(): RunEvent[] {
     { type: 'agent_state', agent: 'subagent-3', state: 'discarded', summary: 'done' },
     ...(['parent', 'subagent-1', 'subagent-2'] as const).flatMap((agent): RunEvent[] => [
       { type: 'model_start', agent, call: 1 },
-      start(agent, 0, { type: 'thinking', thinking: '' }),
+      start(agent, 0, { type: 'thinking', thinking: '', signature: '' }),
       start(agent, 1, { type: 'text', text: '' }),
     ]),
     think('parent', 0, 'a'),
@@ -498,7 +498,9 @@ describe('what a step costs the screen', () => {
       }
     }
     const history = viewOf(
-      stateWithHistory(rewritten.slice(0, 2).map((e) => (e as { message: never }).message)),
+      stateWithHistory(
+        rewritten.slice(0, 2).map((e) => (e as Extract<RunEvent, { type: 'message' }>).message),
+      ),
     );
     expect(history.parent.chars).toBe(arrayChars(history.parent.messages));
   });
