@@ -285,6 +285,8 @@ describe('reduceRange: a run of streamed deltas applied at once', () => {
       parallelRecord(4).events,
       textDeltasRecord(3000, 200).events,
       interleaved(),
+      logRecord(300).events,
+      logRecord(300, 'error').events,
     ] as unknown as RunEvent[][];
     for (const events of records) {
       // Stopped at every event, as a step-through may, and at the end.
@@ -337,6 +339,16 @@ describe('reduceRange: a run of streamed deltas applied at once', () => {
     // 10 calls of 2 agents: each call's 2,000 interleaved deltas are 2 applications.
     expect(reduced.applications - before).toBeLessThan(events.length - 20_000 + 100);
     expect(view).toEqual(viewOf(oneByOne(events)));
+  });
+
+  it('adds log lines and errors in a row at once: 20,000 of them are one application', () => {
+    for (const type of ['log', 'error'] as const) {
+      const events = logRecord(20_000, type).events as unknown as RunEvent[];
+      const before = reduced.applications;
+      const view = reduceAll(events);
+      expect(reduced.applications - before).toBeLessThanOrEqual(5);
+      expect(view).toEqual(viewOf(oneByOne(events)));
+    }
   });
 
   it('keeps deltas of different agents, blocks and kinds apart', () => {

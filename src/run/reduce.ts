@@ -465,7 +465,7 @@ function deltaText(delta: Delta): string {
  * block of one agent is applied as one delta of their texts joined. Text and thinking deltas in a
  * row are joined per agent and block even when agents stream at once (their deltas interleaved):
  * each only appends to its own block, so the order between blocks does not change the state it
- * ends in. A tool input is parsed
+ * ends in. Log lines and errors in a row are added to the log at once. A tool input is parsed
  * whenever a delta ends with `}`: where one before the run's last delta does, the run is reduced
  * one by one, so that the input shown is the one parsed at the same moment.
  */
@@ -478,6 +478,15 @@ export function reduceRange(
   reduced.events += Math.max(0, to - from);
   let i = from;
   while (i < to) {
+    if (isLogLine(events[i])) {
+      let j = i + 1;
+      while (j < to && isLogLine(events[j])) j++;
+      if (j - i >= 2) {
+        state = pushLines(state, events, i, j);
+        i = j;
+        continue;
+      }
+    }
     const first = deltaOf(events[i]);
     let j = i + 1;
     if (first && first.type !== 'input_json_delta') {
@@ -515,6 +524,24 @@ export function reduceRange(
     i = j;
   }
   return state;
+}
+
+function isLogLine(event: RunEvent): boolean {
+  return event.type === 'log' || event.type === 'error';
+}
+
+/** Log lines and errors `[i, j)` added to the log at once: one state, not one per line. */
+function pushLines(state: RunState, events: readonly RunEvent[], i: number, j: number): RunState {
+  reduced.applications++;
+  let log = state.log;
+  for (let k = i; k < j; k++) {
+    const event = events[k] as Extract<RunEvent, { type: 'log' | 'error' }>;
+    log = log.push({
+      agent: event.agent,
+      text: event.type === 'log' ? event.line : `Error: ${event.error}`,
+    });
+  }
+  return { ...state, log, applied: state.applied + (j - i) };
 }
 
 function isTextDelta(delta: Delta | null): boolean {
