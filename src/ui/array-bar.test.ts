@@ -3,7 +3,7 @@ import { barRects } from './array-bar';
 
 describe('the size bar of a long array', () => {
   it('draws segments a pixel wide or more as they are, neighbours of one kind as one', () => {
-    expect(barRects([10, 30, 40, 60], ['p', 'a', 'a', 'r'], 2)).toEqual([
+    expect(barRects([10, 30, 40, 60], (i) => ['p', 'a', 'a', 'r'][i], 2)).toEqual([
       { kind: 'p', x: 0, width: 20 },
       { kind: 'a', x: 20, width: 60 },
       { kind: 'r', x: 80, width: 40 },
@@ -20,7 +20,7 @@ describe('the size bar of a long array', () => {
       ends.push(sum);
       kinds.push(i % 2 ? 'results' : 'assistant');
     }
-    const rects = barRects(ends, kinds, 600 / sum);
+    const rects = barRects(ends, (i) => kinds[i], 600 / sum);
     expect(rects.length).toBeLessThanOrEqual(2 * 600);
     // Side by side, never overlapping, from the bar's start to its end.
     let x = 0;
@@ -34,17 +34,13 @@ describe('the size bar of a long array', () => {
     // Every thousandth message a hundred times as big: each one its own rectangle.
     let total = 0;
     const big = kinds.map((kind, i) => (total += i % 1000 === 999 ? 20_000 : kind === 'results' ? 120 : 80));
-    const mixed = barRects(
-      big,
-      kinds.map((k, i) => (i % 1000 === 999 ? 'prompt' : k)),
-      600 / total,
-    );
+    const mixed = barRects(big, (i) => (i % 1000 === 999 ? 'prompt' : kinds[i]), 600 / total);
     expect(mixed.length).toBeLessThanOrEqual(2 * 600);
     expect(mixed.filter((r) => r.kind === 'prompt')).toHaveLength(40);
   });
 
   it('gives a pixel shared by narrow segments to the kind that covers most of it', () => {
-    const rects = barRects([1, 2, 5, 105], ['a', 'b', 'b', 'c'], 0.1);
+    const rects = barRects([1, 2, 5, 105], (i) => ['a', 'b', 'b', 'c'][i], 0.1);
     expect(rects).toEqual([
       { kind: 'b', x: 0, width: 1 },
       { kind: 'c', x: 1, width: 9.5 },

@@ -13,11 +13,15 @@ export interface BarRect<K> {
 
 /**
  * The rectangles that draw segments ending at `ends` (in characters from the array's start),
- * each of `kinds[i]`, at `scale` device pixels a character. A segment a pixel wide or more is
+ * each of `kindAt(i)`, at `scale` device pixels a character. A segment a pixel wide or more is
  * drawn as it is; those narrower share the pixel they start in, drawn in the kind that covers
  * most of it; neighbours of one kind are one rectangle. At most about two per pixel.
  */
-export function barRects<K>(ends: readonly number[], kinds: readonly K[], scale: number): BarRect<K>[] {
+export function barRects<K>(
+  ends: readonly number[],
+  kindAt: (index: number) => K,
+  scale: number,
+): BarRect<K>[] {
   const rects: BarRect<K>[] = [];
   const add = (kind: K, x: number, width: number) => {
     const last = rects[rects.length - 1];
@@ -50,13 +54,14 @@ export function barRects<K>(ends: readonly number[], kinds: readonly K[], scale:
       flush();
       const last = rects[rects.length - 1];
       const x = last ? Math.max(a, last.x + last.width) : a;
-      if (b > x) add(kinds[i], x, b - x);
+      if (b > x) add(kindAt(i), x, b - x);
       continue;
     }
     const at = Math.floor(a);
     if (at !== pixel) flush();
     pixel = at;
-    cover.set(kinds[i], (cover.get(kinds[i]) ?? 0) + (b - a));
+    const kind = kindAt(i);
+    cover.set(kind, (cover.get(kind) ?? 0) + (b - a));
   }
   flush();
   return rects;
