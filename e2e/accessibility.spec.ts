@@ -8,6 +8,8 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { parentCallsRecord } from '../scripts/records.mjs';
 import { expect, importFile, open, parentList, PROMPTS, status, subagentRegion, test } from './fixtures';
+import type { Language } from '../src/settings/language';
+import { samplePrompts } from '../src/ui/sample-prompts';
 
 /** axe-core's findings on the page as it is, one line per rule (every rule on, none excluded). */
 async function axeViolations(page: Page): Promise<string[]> {
@@ -57,8 +59,9 @@ async function openIn(page: Page, lang: string, idle: RegExp): Promise<void> {
 }
 
 /** Runs sample prompt 2 (its button keeps its English name in every language) to the end. */
-async function runPrompt2(page: Page, finished: RegExp): Promise<void> {
-  await page.getByRole('button', { name: PROMPTS.summarisePy, exact: true }).click();
+/** Clicks prompt 2 (the button in the screen's language) and waits for the run to finish. */
+async function runPrompt2(page: Page, finished: RegExp, lang: Language = 'en'): Promise<void> {
+  await page.getByRole('button', { name: samplePrompts('python', lang)[1], exact: true }).click();
   await expect(status(page)).toHaveText(finished, { timeout: 20_000 });
 }
 
@@ -162,7 +165,7 @@ test.describe('on a phone (390 px)', () => {
     test(`in ${lang}: nothing runs off the side after a run, and axe finds nothing`, async ({ page }) => {
       await openIn(page, lang, idle);
       expect(await outside(page), 'main screen').toEqual([]);
-      await runPrompt2(page, finished);
+      await runPrompt2(page, finished, lang);
       expect(await outside(page), 'after prompt 2').toEqual([]);
       expect(await axeViolations(page), `after prompt 2 in ${lang}`).toEqual([]);
     });

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, open, PROMPTS, runSample, status, test } from './fixtures';
+import { samplePrompts } from '../src/ui/sample-prompts';
 
 // Each test first makes its runs with the demo model; on a busy machine that alone takes 20 s.
 test.describe.configure({ timeout: 60_000 });
@@ -192,7 +193,7 @@ test('Delete all runs asks first, naming how many; Undo brings every run back ex
 test('in Chinese, the confirmation and the Undo are named in Chinese', async ({ page }) => {
   await page.goto('/?speed=instant&lang=zh');
   await expect(status(page)).toHaveText(/^空闲/);
-  await page.getByRole('button', { name: PROMPTS.framework, exact: true }).click();
+  await page.getByRole('button', { name: samplePrompts('python', 'zh')[0], exact: true }).click();
   await expect(status(page)).toHaveText(/^已完成/, { timeout: 20_000 });
   await expect.poll(async () => ((await kept(page)) as { runs: unknown[] }).runs.length).toBe(1);
 

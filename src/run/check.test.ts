@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkRecord, MAX_RECORD_BYTES, parseRecord, QUOTED, RecordError } from './check';
+import { checkRecord, MAX_RECORD_BYTES, parseRecord, QUOTED, RecordError, schemaChecked } from './check';
 import {
   newRecord,
   REFERENCE_LIMITS,
@@ -349,6 +349,10 @@ describe('the events a long record is mostly made of, taken as they are', () => 
         /^its shape is wrong at events\.3\.event\.index: /,
       ],
       [{ type: 'log', line: 'x', t: -1 }, /^its shape is wrong at events\.3\.t: /],
+      [
+        { type: 'stream', call: 1, event: { type: 'block_start', index: 0, block: { type: 'text' } } },
+        /^its shape is wrong at events\.3\.event\.block\.text: /,
+      ],
     ];
     for (const [event, problem] of refused) {
       expect(
@@ -360,6 +364,71 @@ describe('the events a long record is mostly made of, taken as they are', () => 
     expect(extra.events[3]).toEqual({ t: 2, type: 'log', agent: 'parent', line: 'x' });
     const plain = { t: 2, type: 'log', agent: 'parent', line: 'x' };
     expect(checkRecord(withRaw(plain)).events[3]).toEqual(plain);
+  });
+
+  it('messages too: refused where their schema refuses them, a field it drops is dropped', () => {
+    const message = (m: unknown, index = 1) => ({ type: 'message', index, message: m });
+    const refused: Array<[Record<string, unknown>, RegExp]> = [
+      [message({ role: 'assistant', content: 'text' }), /at events\.3\.message\.content: /],
+      [message({ role: 'system', content: 'x' }), /at events\.3\.message\.role: /],
+      [message({ role: 'user', content: 'x' }, -1), /at events\.3\.index: /],
+      [message({ role: 'user', content: [{ type: 'text', text: 5 }] }), /at events\.3\.message\.content: /],
+      [message({ role: 'assistant', content: [{ type: 'text', text: 5 }] }), /content\.0\.text: /],
+      [
+        message({ role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'x' }] }),
+        /content\.0\.input: /,
+      ],
+      [
+        message({ role: 'assistant', content: [{ type: 'tool_result', tool_use_id: 't' }] }),
+        /content\.0\.content: /,
+      ],
+      [
+        message({ role: 'assistant', content: [{ type: 'thinking', thinking: 'x', signature: null }] }),
+        /content\.0\.signature: /,
+      ],
+      [message({ role: 'assistant', content: [{ type: 'redacted_thinking' }] }), /content\.0\.data: /],
+      [message({ role: 'assistant', content: [null] }), /at events\.3\.message\.content\.0/],
+      [message({ role: 'assistant', content: [[]] }), /at events\.3\.message\.content\.0/],
+      [message({ role: 'user', content: 7 }), /at events\.3\.message\.content: /],
+      [message(null), /at events\.3\.message: /],
+    ];
+    for (const [event, problem] of refused) {
+      expect(
+        refusal(() => checkRecord(withRaw(event))),
+        JSON.stringify(event),
+      ).toMatch(problem);
+    }
+    const extra = checkRecord(withRaw(message({ role: 'user', content: 'x', note: 'kept?' })));
+    expect(extra.events[3]).toEqual({
+      t: 2,
+      type: 'message',
+      agent: 'parent',
+      index: 1,
+      message: { role: 'user', content: 'x' },
+    });
+    const blocks = [
+      { type: 'text', text: 'a', citations: [] },
+      { type: 'tool_use', id: 't', name: 'bash', input: { command: 'ls' } },
+      { type: 'thinking', thinking: 'hm', signature: 's' },
+      { type: 'redacted_thinking', data: 'd' },
+      { type: 'server_tool_use', id: 's' },
+    ];
+    const plain = {
+      t: 2,
+      type: 'message',
+      agent: 'parent',
+      index: 1,
+      message: { role: 'assistant', content: blocks },
+    };
+    expect(checkRecord(withRaw(plain)).events[3]).toEqual(plain);
+  });
+
+  it('the events of the big shapes do not go through a schema: a record of tool calls checks 3 of 4,004', () => {
+    const before = schemaChecked.events;
+    const checked = checkRecord(toolCallsRecord(500));
+    expect(checked.events).toHaveLength(4004);
+    // The run and its two statuses; every message, delta, call and tool event is plain.
+    expect(schemaChecked.events - before).toBe(3);
   });
 });
 

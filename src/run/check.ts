@@ -188,6 +188,26 @@ function fields(object: object): number {
   return n;
 }
 
+/** A content block of a known kind whose fields are each of their kind (its schema keeps the rest). */
+function plainBlock(block: unknown): boolean {
+  if (typeof block !== 'object' || block === null || Array.isArray(block)) return false;
+  const b = block as Record<string, unknown>;
+  switch (b.type) {
+    case 'text':
+      return typeof b.text === 'string';
+    case 'tool_use':
+      return typeof b.id === 'string' && typeof b.name === 'string' && 'input' in b;
+    case 'tool_result':
+      return typeof b.tool_use_id === 'string' && 'content' in b;
+    case 'thinking':
+      return typeof b.thinking === 'string' && (!('signature' in b) || typeof b.signature === 'string');
+    case 'redacted_thinking':
+      return typeof b.data === 'string';
+    default:
+      return false;
+  }
+}
+
 /** A streamed event of the frequent kinds, exactly as its schema reads it. */
 function plainStreamed(event: unknown): boolean {
   if (typeof event !== 'object' || event === null) return false;
@@ -202,14 +222,29 @@ function plainStreamed(event: unknown): boolean {
       return typeof e.partial_json === 'string' && fields(e) === 3;
     case 'block_stop':
       return fields(e) === 2;
+    case 'block_start':
+      return plainBlock(e.block) && fields(e) === 3;
     default:
       return false;
   }
 }
 
+/** A message with exactly its two fields, its content of its role's kind, every block plain. */
+function plainMessage(message: unknown): boolean {
+  if (typeof message !== 'object' || message === null) return false;
+  const m = message as Record<string, unknown>;
+  if (m.role !== 'user' && m.role !== 'assistant') return false;
+  if (fields(m) !== 2) return false;
+  const content = m.content;
+  if (typeof content === 'string') return m.role === 'user';
+  if (!Array.isArray(content)) return false;
+  for (let i = 0; i < content.length; i++) if (!plainBlock(content[i])) return false;
+  return true;
+}
+
 /**
  * Whether an event is one of the kinds a long record is mostly made of (log lines, errors,
- * streamed deltas, model calls' starts and ends, tool calls), with exactly the fields its schema reads, each of its kind: such
+ * streamed deltas, model calls' starts and ends, tool calls, messages), with exactly the fields its schema reads, each of its kind: such
  * an event passes the schema unchanged, so it is taken as it is. The schema checking every event
  * (and copying it) was most of the time a 25 MB record took to open. Any other event, or one
  * with a field more or less, goes through the schema, which names what is wrong.
@@ -238,6 +273,8 @@ function plainEvent(event: unknown): event is RecordEvent {
       );
     case 'tool_start':
       return typeof e.id === 'string' && typeof e.name === 'string' && 'input' in e && fields(e) === 6;
+    case 'message':
+      return isCount(e.index) && plainMessage(e.message) && fields(e) === 5;
     case 'tool_end':
       return (
         typeof e.id === 'string' &&
@@ -252,6 +289,9 @@ function plainEvent(event: unknown): event is RecordEvent {
   }
 }
 
+/** How many events went through their schema (the others were plain): counted for the tests. */
+export const schemaChecked = { events: 0 };
+
 /** The events of a record, checked: the plain ones as they are, the others by their schema. */
 function checkEvents(events: readonly unknown[]): RecordEvent[] {
   const checked: RecordEvent[] = new Array(events.length);
@@ -261,6 +301,7 @@ function checkEvents(events: readonly unknown[]): RecordEvent[] {
       checked[i] = event;
       continue;
     }
+    schemaChecked.events++;
     const parsed = v.safeParse(EventSchema, event);
     if (!parsed.success) throw shapeError(parsed.issues, `events.${i}`);
     checked[i] = parsed.output as RecordEvent;

@@ -39,8 +39,9 @@ export interface AgentFigures {
   counted: boolean;
 }
 
+/** An agent's sizes: read from the view (its `chars` is kept as messages come), never summed. */
 export function agentFigures(agent: AgentView): AgentFigures {
-  const chars = arrayChars(agent.messages);
+  const chars = agent.chars;
   const tokens = estimateTokens(chars);
   return {
     chars,

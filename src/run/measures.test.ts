@@ -2,7 +2,15 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Trace } from '../models/replay';
 import { traceRecord } from './example';
-import { coalesce, modelCalls, runTotals, workersTimeline, type Segment } from './measures';
+import {
+  callsUpTo,
+  coalesce,
+  modelCalls,
+  runTotals,
+  searched,
+  workersTimeline,
+  type Segment,
+} from './measures';
 import { newRecord, REFERENCE_LIMITS, type RecordEvent, type RunSettings } from './record';
 
 const trace: Trace = JSON.parse(
@@ -162,5 +170,19 @@ describe('what the charts read from a record', () => {
     expect(rows.get('subagent-1')!.queuedUntil).toBeUndefined();
     expect(rows.get('subagent-2')).toMatchObject({ start: 1, queuedUntil: 50, end: null });
     expect(rows.get('subagent-3')).toMatchObject({ start: 2, queuedUntil: 60, end: 60 });
+  });
+});
+
+describe('the call shown at a step', () => {
+  it('is found by halving: a step of 20,000 calls reads about 15 of them, and agrees with a scan', async () => {
+    const { toolCallsRecord } = await import('../../scripts/records.mjs');
+    const { calls } = modelCalls(toolCallsRecord(20_000) as never);
+    expect(calls).toHaveLength(20_000);
+    for (const upTo of [-1, 0, 3, 4, 777, 80_000, 159_999, 200_000]) {
+      const before = searched.calls;
+      const found = callsUpTo(calls, upTo);
+      expect(searched.calls - before).toBeLessThanOrEqual(16);
+      expect(found, `event ${upTo}`).toBe(calls.findLast((c) => c.event <= upTo)?.n ?? 0);
+    }
   });
 });

@@ -164,6 +164,25 @@ export function modelCalls(record: RunRecord): { calls: CallPoint[]; tasks: Task
   return { calls, tasks };
 }
 
+/**
+ * How many of `calls` (in record order, as modelCalls gives them) started at or before the
+ * record's event `upTo`: found by halving, so that a step reads a few calls, not all of them.
+ */
+export function callsUpTo(calls: readonly CallPoint[], upTo: number): number {
+  let lo = 0;
+  let hi = calls.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    searched.calls++;
+    if (calls[mid].event <= upTo) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** How many calls `callsUpTo` read: counted so that a test can tell a search from a scan. */
+export const searched = { calls: 0 };
+
 /** A run's totals (docs/protocol.md, "How a saving is counted"). */
 export function runTotals(record: RunRecord): RunTotals {
   const { calls } = modelCalls(record);

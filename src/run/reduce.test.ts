@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parentLoop } from '../core/loop';
-import type { Message } from '../core/messages';
-import type { ModelRequest } from '../core/model';
+import type { AgentId, AssistantBlock, Message } from '../core/messages';
+import type { ModelRequest, StreamEvent } from '../core/model';
 import type { Trace } from '../models/replay';
 import { callsTools, says, ScriptedModel, toolUse } from '../../test/scripted';
 import { traceRecord } from './example';
@@ -18,8 +18,18 @@ import {
 } from '../../scripts/records.mjs';
 import { copied } from './list';
 import type { RecordEvent, RunEvent } from './record';
-import { EMPTY_STATE, reduce, reduceAll, reduceRange, viewOf, type RunState } from './reduce';
-import { Replay } from './replay';
+import { agentFigures, arrayChars } from './figures';
+import {
+  EMPTY_STATE,
+  reduce,
+  reduceAll,
+  reduceRange,
+  reduced,
+  stateWithHistory,
+  viewOf,
+  type RunState,
+} from './reduce';
+import { CHECKPOINT, Replay } from './replay';
 
 const trace: Trace = JSON.parse(
   readFileSync(new URL('../../public/traces/s04.json', import.meta.url), 'utf8'),
@@ -211,6 +221,61 @@ function toolInputEvents(deltas: string[]): RunEvent[] {
   ];
 }
 
+/**
+ * Two agents streaming text and thinking into two blocks each, interleaved, with a delta into a
+ * block of the other kind (ignored), one to an agent that ended (ignored) and a tool input among them.
+ */
+function interleaved(): RunEvent[] {
+  const stream = (agent: AgentId, event: StreamEvent): RunEvent => ({
+    type: 'stream',
+    agent,
+    call: 1,
+    event,
+  });
+  const text = (agent: AgentId, index: number, text: string) =>
+    stream(agent, { type: 'text_delta', index, text });
+  const think = (agent: AgentId, index: number, thinking: string) =>
+    stream(agent, { type: 'thinking_delta', index, thinking });
+  const start = (agent: AgentId, index: number, block: AssistantBlock) =>
+    stream(agent, { type: 'block_start', index, block });
+  const spawn = (agent: AgentId): RunEvent => ({
+    type: 'spawn',
+    agent,
+    from: 'parent',
+    taskId: agent,
+    description: agent,
+    messages: [{ role: 'user', content: agent }],
+  });
+  return [
+    { type: 'run', prompt: 'p', settings },
+    { type: 'status', status: { kind: 'running' } },
+    spawn('subagent-1'),
+    spawn('subagent-2'),
+    spawn('subagent-3'),
+    { type: 'agent_state', agent: 'subagent-3', state: 'discarded', summary: 'done' },
+    ...(['parent', 'subagent-1', 'subagent-2'] as const).flatMap((agent): RunEvent[] => [
+      { type: 'model_start', agent, call: 1 },
+      start(agent, 0, { type: 'thinking', thinking: '', signature: '' }),
+      start(agent, 1, { type: 'text', text: '' }),
+    ]),
+    think('parent', 0, 'a'),
+    text('subagent-1', 1, 'b'),
+    text('parent', 1, 'c'),
+    think('subagent-2', 0, 'd'),
+    text('parent', 0, 'ignored: a thinking block'),
+    think('parent', 0, 'e'),
+    text('subagent-3', 1, 'ignored: ended'),
+    text('subagent-1', 1, 'f'),
+    text('parent', 1, 'g'),
+    start('parent', 2, { type: 'tool_use', id: 't', name: 'bash', input: {} }),
+    stream('parent', { type: 'input_json_delta', index: 2, partial_json: '{"a":1}' }),
+    text('parent', 1, 'h'),
+    think('subagent-2', 0, 'i'),
+    text('subagent-2', 2, 'no block'),
+    text('parent', 1, 'j'),
+  ];
+}
+
 describe('reduceRange: a run of streamed deltas applied at once', () => {
   it('gives the view of reducing one by one, at every step of the reference run and of made records', async () => {
     const { record } = await recordReferenceRun();
@@ -218,6 +283,10 @@ describe('reduceRange: a run of streamed deltas applied at once', () => {
       record.events,
       parentCallsRecord(60, 500).events,
       parallelRecord(4).events,
+      textDeltasRecord(3000, 200).events,
+      interleaved(),
+      logRecord(300).events,
+      logRecord(300, 'error').events,
     ] as unknown as RunEvent[][];
     for (const events of records) {
       // Stopped at every event, as a step-through may, and at the end.
@@ -260,6 +329,25 @@ describe('reduceRange: a run of streamed deltas applied at once', () => {
           viewOf(oneByOne(events)),
         );
       }
+    }
+  });
+
+  it('joins interleaved text deltas of agents streaming at once: 20,000 are a few hundred applications', () => {
+    const events = textDeltasRecord(20_000, 1000).events as unknown as RunEvent[];
+    const before = reduced.applications;
+    const view = reduceAll(events);
+    // 10 calls of 2 agents: each call's 2,000 interleaved deltas are 2 applications.
+    expect(reduced.applications - before).toBeLessThan(events.length - 20_000 + 100);
+    expect(view).toEqual(viewOf(oneByOne(events)));
+  });
+
+  it('adds log lines and errors in a row at once: 20,000 of them are one application', () => {
+    for (const type of ['log', 'error'] as const) {
+      const events = logRecord(20_000, type).events as unknown as RunEvent[];
+      const before = reduced.applications;
+      const view = reduceAll(events);
+      expect(reduced.applications - before).toBeLessThanOrEqual(5);
+      expect(view).toEqual(viewOf(oneByOne(events)));
     }
   });
 
@@ -374,6 +462,71 @@ describe('reducing a record is linear in its events, for every kind of event', (
     for (const step of order) {
       const end = step === 0 ? 0 : events.findLastIndex((_, i) => replay.stepOfEvent(i) === step) + 1;
       expect(replay.at(step), `step ${step}`).toEqual(viewOf(oneByOne(events.slice(0, end))));
+    }
+  });
+});
+
+describe('what a step costs the screen', () => {
+  const asEvents = (record: { events: unknown[] }) => record.events as RecordEvent[];
+
+  it("keeps each array's size as its messages come: at every step, the JSON of the messages shown", async () => {
+    const { record } = await recordReferenceRun();
+    const rewritten: RunEvent[] = [
+      {
+        type: 'message',
+        agent: 'parent',
+        index: 0,
+        message: { role: 'user', content: 'a long first prompt' },
+      },
+      {
+        type: 'message',
+        agent: 'parent',
+        index: 1,
+        message: { role: 'assistant', content: [{ type: 'text', text: 'x' }] },
+      },
+      {
+        type: 'message',
+        agent: 'parent',
+        index: 1,
+        message: { role: 'assistant', content: [{ type: 'text', text: 'yy' }] },
+      },
+      { type: 'message', agent: 'parent', index: 0, message: { role: 'user', content: 'short' } },
+    ];
+    const records = [
+      record.events,
+      asEvents(parallelRecord(4)),
+      asEvents(toolCallsRecord(40)),
+      rewritten.map((e, t) => ({ ...e, t })),
+    ] as RecordEvent[][];
+    for (const events of records) {
+      const replay = new Replay(events);
+      for (let step = 0; step <= replay.steps; step++) {
+        const view = replay.at(step);
+        for (const agent of [view.parent, ...view.subagents]) {
+          expect(agent.chars, `step ${step} of ${agent.id}`).toBe(arrayChars(agent.messages));
+          // The figures read the size kept, not the messages.
+          expect(agentFigures({ ...agent, messages: [] }).chars).toBe(arrayChars(agent.messages));
+        }
+      }
+    }
+    const history = viewOf(
+      stateWithHistory(
+        rewritten.slice(0, 2).map((e) => (e as Extract<RunEvent, { type: 'message' }>).message),
+      ),
+    );
+    expect(history.parent.chars).toBe(arrayChars(history.parent.messages));
+  });
+
+  it('a record opened again starts from the checkpoints already made: a step reduces at most a checkpoint', () => {
+    const events = asEvents(logRecord(40_000));
+    const first = new Replay(events);
+    first.at(first.steps);
+    const again = new Replay(events);
+    for (const step of [again.steps, 39_999, 1, 20_000, 12_345, 3, 40_002]) {
+      const before = reduced.events;
+      const view = again.at(step);
+      expect(reduced.events - before, `step ${step}`).toBeLessThanOrEqual(CHECKPOINT);
+      expect(view).toEqual(viewOf(oneByOne(events.slice(0, view.applied) as RunEvent[])));
     }
   });
 });

@@ -13,6 +13,7 @@
 import type { AgentId, AssistantBlock, Message, Usage } from '../core/messages';
 import type { StreamEvent } from '../core/model';
 import type { FileChange } from '../sandbox/sandbox';
+import { messageChars } from './figures';
 import { copied, List } from './list';
 import type { ColumnState, RunEvent, RunSettings, RunStatus } from './record';
 
@@ -25,6 +26,8 @@ export interface AgentView {
   readonly description: string;
   readonly state: ColumnState;
   readonly messages: Message[];
+  /** The size of `messages` as it would be sent (their JSON text), kept as they are added. */
+  readonly chars: number;
   /** The response being streamed, until it is appended. */
   readonly draft: AssistantBlock[] | null;
   /** Text streamed before the call failed or was stopped: kept on screen, never sent back. */
@@ -65,8 +68,18 @@ export interface RunView {
 }
 
 /** An agent as reduced: its view, with its messages as a List. */
-export interface AgentState extends Omit<AgentView, 'messages'> {
+export interface AgentState extends Omit<AgentView, 'messages' | 'chars'> {
   readonly messages: List<Message>;
+  /** sizes.at(i): the characters of messages 0 to i, so that the array's size is one read away. */
+  readonly sizes: List<number>;
+}
+
+/** The running sums of the messages' sizes (see AgentState's `sizes`). */
+function sizesOf(messages: readonly Message[]): List<number> {
+  const sums: number[] = new Array(messages.length);
+  let sum = 0;
+  for (let i = 0; i < messages.length; i++) sums[i] = sum += messageChars(messages[i]);
+  return List.of(sums);
 }
 
 /** A run as reduced: its view, with Lists where the view has arrays that grow. */
@@ -86,6 +99,7 @@ function agentState(id: AgentId, init: Partial<AgentState> = {}): AgentState {
     description: '',
     state: 'idle',
     messages: List.of<Message>(),
+    sizes: List.of<number>(),
     draft: null,
     cutOff: null,
     summary: null,
@@ -110,7 +124,10 @@ export const EMPTY_STATE: RunState = {
 
 /** A state that continues a conversation: the parent's array as it was, nothing else. */
 export function stateWithHistory(messages: readonly Message[]): RunState {
-  return { ...EMPTY_STATE, parent: agentState('parent', { messages: List.of(messages) }) };
+  return {
+    ...EMPTY_STATE,
+    parent: agentState('parent', { messages: List.of(messages), sizes: sizesOf(messages) }),
+  };
 }
 
 /** What a view made from a state reuses of the view made before it. */
@@ -126,7 +143,8 @@ function agentViewOf(
   if (before && before.state === agent) return before.view;
   const messages =
     before && before.state.messages.same(agent.messages) ? before.view.messages : agent.messages.toArray();
-  return { ...agent, messages };
+  const { sizes, ...rest } = agent;
+  return { ...rest, messages, chars: sizes.at(sizes.length - 1) ?? 0 };
 }
 
 function marksOf(changes: List<FileChange>): Record<string, FileMark> {
@@ -311,6 +329,7 @@ function setStatus(state: RunState, status: RunStatus): RunState {
 
 /** The state after one more event. Events of unknown agents are ignored (checked on import). */
 export function reduce(state: RunState, event: RunEvent): RunState {
+  reduced.applications++;
   const applied = state.applied + 1;
   const next = apply(state, event);
   if (next === state) return { ...state, applied };
@@ -337,6 +356,7 @@ function apply(state: RunState, event: RunEvent): RunState {
             taskId: event.taskId,
             description: event.description,
             messages: List.of(event.messages),
+            sizes: sizesOf(event.messages),
             state: 'starting',
           }),
         ],
@@ -363,6 +383,7 @@ function apply(state: RunState, event: RunEvent): RunState {
       return updateAgent(state, event.agent, (a) => ({
         ...a,
         messages: a.messages.put(event.index, event.message),
+        sizes: a.sizes.put(event.index, (a.sizes.at(event.index - 1) ?? 0) + messageChars(event.message)),
         draft: event.message.role === 'assistant' ? null : a.draft,
         cutOff: event.message.role === 'user' && event.index === 0 ? null : a.cutOff,
       }));
@@ -407,6 +428,12 @@ function apply(state: RunState, event: RunEvent): RunState {
   }
 }
 
+/**
+ * How many events `reduceRange` went through, and how many times an event (or a run of deltas
+ * joined into one) was applied: counted so that a test can tell what a step and an open cost.
+ */
+export const reduced = { events: 0, applications: 0 };
+
 /** Reduces a whole list of events from a starting state; returns its view. */
 export function reduceAll(events: readonly RunEvent[], from: RunState = EMPTY_STATE): RunView {
   return viewOf(reduceRange(from, events, 0, events.length));
@@ -435,7 +462,10 @@ function deltaText(delta: Delta): string {
 /**
  * Reduces `events[from, to)`: the same state as reducing them one by one, faster. A streamed
  * response arrives as many small deltas (most of a record's events); a run of them into one
- * block of one agent is applied as one delta of their texts joined. A tool input is parsed
+ * block of one agent is applied as one delta of their texts joined. Text and thinking deltas in a
+ * row are joined per agent and block even when agents stream at once (their deltas interleaved):
+ * each only appends to its own block, so the order between blocks does not change the state it
+ * ends in. Log lines and errors in a row are added to the log at once. A tool input is parsed
  * whenever a delta ends with `}`: where one before the run's last delta does, the run is reduced
  * one by one, so that the input shown is the one parsed at the same moment.
  */
@@ -445,10 +475,28 @@ export function reduceRange(
   from: number,
   to: number,
 ): RunState {
+  reduced.events += Math.max(0, to - from);
   let i = from;
   while (i < to) {
+    if (isLogLine(events[i])) {
+      let j = i + 1;
+      while (j < to && isLogLine(events[j])) j++;
+      if (j - i >= 2) {
+        state = pushLines(state, events, i, j);
+        i = j;
+        continue;
+      }
+    }
     const first = deltaOf(events[i]);
     let j = i + 1;
+    if (first && first.type !== 'input_json_delta') {
+      while (j < to && isTextDelta(deltaOf(events[j]))) j++;
+      if (j - i >= 2) {
+        state = joinTexts(state, events, i, j);
+        i = j;
+        continue;
+      }
+    }
     if (first) {
       const agent = (events[i] as Extract<RunEvent, { type: 'stream' }>).agent;
       while (j < to) {
@@ -476,6 +524,52 @@ export function reduceRange(
     i = j;
   }
   return state;
+}
+
+function isLogLine(event: RunEvent): boolean {
+  return event.type === 'log' || event.type === 'error';
+}
+
+/** Log lines and errors `[i, j)` added to the log at once: one state, not one per line. */
+function pushLines(state: RunState, events: readonly RunEvent[], i: number, j: number): RunState {
+  reduced.applications++;
+  let log = state.log;
+  for (let k = i; k < j; k++) {
+    const event = events[k] as Extract<RunEvent, { type: 'log' | 'error' }>;
+    log = log.push({
+      agent: event.agent,
+      text: event.type === 'log' ? event.line : `Error: ${event.error}`,
+    });
+  }
+  return { ...state, log, applied: state.applied + (j - i) };
+}
+
+function isTextDelta(delta: Delta | null): boolean {
+  return delta !== null && delta.type !== 'input_json_delta';
+}
+
+/** Applies text and thinking deltas `[i, j)` as one joined delta per agent, kind and block. */
+function joinTexts(state: RunState, events: readonly RunEvent[], i: number, j: number): RunState {
+  const groups = new Map<string, { event: Extract<RunEvent, { type: 'stream' }>; parts: string[] }>();
+  for (let k = i; k < j; k++) {
+    const event = events[k] as Extract<RunEvent, { type: 'stream' }>;
+    const delta = event.event as Delta;
+    const key = `${event.agent} ${delta.type} ${delta.index}`;
+    const group = groups.get(key);
+    if (group) group.parts.push(deltaText(delta));
+    else groups.set(key, { event, parts: [deltaText(delta)] });
+  }
+  let next = state;
+  for (const { event, parts } of groups.values()) {
+    const text = parts.join('');
+    const index = (event.event as Delta).index;
+    const delta: Delta =
+      event.event.type === 'text_delta'
+        ? { type: 'text_delta', index, text }
+        : { type: 'thinking_delta', index, thinking: text };
+    next = reduce(next, { ...event, event: delta });
+  }
+  return { ...next, applied: state.applied + (j - i) };
 }
 
 /**

@@ -6,31 +6,54 @@
  * with its neighbours (even the log, see ./list.ts), so a checkpoint costs little, and any step is
  * at most CHECKPOINT events of reducing away from one (however many deltas a step holds), then
  * one view made for the screen.
+ *
+ * What a replay learns of a record (its steps, its checkpoints) is kept with the record's events
+ * for the next replay of them: a record opened again, or the same record replayed by another
+ * part of the screen, starts from the checkpoints already made rather than from its first event.
+ * A record only ever grows (a live run appends), so what was learnt of its start stays true.
  */
 import { isStep, type RecordEvent } from './record';
 import { EMPTY_STATE, reduceRange, Views, type RunState, type RunView } from './reduce';
 
-const CHECKPOINT = 1024;
+export const CHECKPOINT = 1024;
+
+/** What is known of one record's events: its steps and checkpoints so far (see Replay). */
+interface Learnt {
+  stepEvents: number[];
+  checkpoints: RunState[];
+  scanned: number;
+}
+
+/** Per record's events, for replays from the empty state (what every opened record starts from). */
+const learnt = new WeakMap<readonly RecordEvent[], Learnt>();
 
 export class Replay {
   readonly #events: readonly RecordEvent[];
   /** For each step (1-based position), the index of its event in the record. */
-  readonly #stepEvents: number[] = [];
+  readonly #stepEvents: number[];
   /** checkpoints[k] = the state after the record's first k * CHECKPOINT events. */
   readonly #checkpoints: RunState[];
+  readonly #learnt: Learnt;
   readonly #views = new Views();
-  #scanned = 0;
 
   constructor(events: readonly RecordEvent[], start: RunState = EMPTY_STATE) {
     this.#events = events;
-    this.#checkpoints = [start];
+    let known = start === EMPTY_STATE ? learnt.get(events) : undefined;
+    if (!known) {
+      known = { stepEvents: [], checkpoints: [start], scanned: 0 };
+      if (start === EMPTY_STATE) learnt.set(events, known);
+    }
+    this.#learnt = known;
+    this.#stepEvents = known.stepEvents;
+    this.#checkpoints = known.checkpoints;
     this.#scan();
   }
   /** Takes in events appended to the record since (a live run). */
   #scan(): void {
     const events = this.#events;
-    for (let i = this.#scanned; i < events.length; i++) if (isStep(events[i])) this.#stepEvents.push(i);
-    this.#scanned = events.length;
+    const known = this.#learnt;
+    for (let i = known.scanned; i < events.length; i++) if (isStep(events[i])) this.#stepEvents.push(i);
+    known.scanned = events.length;
   }
 
   /** How many steps the record has (0: nothing happened yet). */
