@@ -4,23 +4,11 @@
  */
 import type { Message } from '../core/messages';
 import type { AgentView, RunView } from './reduce';
+import { messageChars } from './size';
 
 /** A rough token estimate for text the API has not counted: about four characters a token. */
 export function estimateTokens(chars: number): number {
   return Math.ceil(chars / 4);
-}
-
-// Messages are never mutated (a new one replaces an old one), so a size is measured once.
-const sizes = new WeakMap<Message, number>();
-
-/** The size of one message as it would be sent: its JSON text. */
-export function messageChars(message: Message): number {
-  let size = sizes.get(message);
-  if (size === undefined) {
-    size = JSON.stringify(message).length;
-    sizes.set(message, size);
-  }
-  return size;
 }
 
 /** The size of a messages array as it would be sent: its JSON text. */

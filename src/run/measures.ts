@@ -7,7 +7,8 @@
  * when a real model answered, else an estimate from the array's characters (docs/protocol.md).
  */
 import type { AgentId, Message } from '../core/messages';
-import { estimateTokens, messageChars } from './figures';
+import { estimateTokens } from './figures';
+import { messageChars } from './size';
 import type { RecordEvent, RunRecord } from './record';
 import { contextOf, type RunView } from './reduce';
 

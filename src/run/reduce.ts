@@ -13,7 +13,7 @@
 import type { AgentId, AssistantBlock, Message, Usage } from '../core/messages';
 import type { StreamEvent } from '../core/model';
 import type { FileChange } from '../sandbox/sandbox';
-import { messageChars } from './figures';
+import { messageChars } from './size';
 import { copied, List } from './list';
 import type { ColumnState, RunEvent, RunSettings, RunStatus } from './record';
 

@@ -4,6 +4,9 @@
  */
 import type { IFileSystem } from 'just-bash';
 
+/** A null device: reads empty, swallows writes, cannot be removed or moved (the offline shell's). */
+export const DEV_NULL = '/dev/null';
+
 /** Normalises an absolute path: no `.`, `..`, repeated or trailing slashes. */
 export function normalize(path: string): string {
   const parts: string[] = [];

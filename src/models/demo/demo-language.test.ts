@@ -7,7 +7,7 @@ import { create } from '../../sandbox/local';
 import { loadSample } from '../../sandbox/samples';
 import { DemoModel } from './index';
 import { extensionOf, intentOf, INTENTS, LANGS, languageOf, type Lang } from './language';
-import { DEMO_TEXT } from './text';
+import { DEMO_TEXT } from './say';
 
 /** Records what a loop's model answered (one per loop, like the workers). */
 class Recorder implements ModelClient {

@@ -55,7 +55,7 @@ import type { ModelCallOptions, ModelClient, ModelRequest, ModelResponse } from 
 import { streamResponse } from '../stream';
 import { planParent } from './parent';
 import { planSubagent } from './subagent';
-import { textFor } from './text';
+import { textFor } from './say';
 import { isSubagentRequest, readTurn, type Plan } from './turn';
 
 const ID_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';

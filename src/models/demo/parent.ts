@@ -5,7 +5,8 @@
  */
 import { extensionOf, type Intent, intentOf, LANGS } from './language';
 import { clip } from './summaries';
-import { DEMO_TEXT, type DemoText, textFor } from './text';
+import { DEMO_TEXT, textFor } from './say';
+import type { DemoText } from './text';
 import { chars, flat, isError, type Plan, type Turn } from './turn';
 import { planSubagent } from './subagent';
 import { verifyCreated } from './verify';

@@ -4,7 +4,7 @@
  * means and takes is `DemoText` (text.ts); words.test.ts checks the three files have the same keys.
  */
 import { fill } from './fill';
-import type { Lang } from './language';
+import { languageOf, type Lang } from './language';
 import type { DemoText, EvidenceWords } from './text';
 import enWords from './words/en.json';
 import jaWords from './words/ja.json';
@@ -346,4 +346,12 @@ function subagent(lang: Lang) {
 /** Every phrase of `DemoText` in `lang`, from its words file. */
 export function wordsIn(lang: Lang): DemoText {
   return { ...common(lang), ...parent(lang), ...subagent(lang) };
+}
+
+/** The demo model's words, by language. */
+export const DEMO_TEXT: Record<Lang, DemoText> = { en: wordsIn('en'), zh: wordsIn('zh'), ja: wordsIn('ja') };
+
+/** The words for a prompt: the language it is written in. */
+export function textFor(prompt: string): DemoText {
+  return DEMO_TEXT[languageOf(prompt)];
 }

@@ -19,7 +19,8 @@ import {
 } from './project';
 import { clip, summarizeFile, summaryLine } from './summaries';
 import { analyzeTesting } from './testing';
-import { codeList, type DemoText, textFor } from './text';
+import { textFor } from './say';
+import { codeList, type DemoText } from './text';
 import {
   bashCall,
   bashOutput,

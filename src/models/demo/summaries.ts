@@ -1,6 +1,7 @@
 /** What one file does, from its text: its doc, its definitions, its tests; and the line that says it. */
 import { basename, isTestFile, PY } from './project';
-import { DEMO_TEXT, listNames, type DemoText } from './text';
+import { DEMO_TEXT } from './say';
+import { listNames, type DemoText } from './text';
 
 export interface FileSummary {
   path: string;

@@ -3,7 +3,8 @@
  * lines and file names), read out of what was listed, read and grepped.
  */
 import { basename, dirname, isTestFile, relative, type Language, type Reads } from './project';
-import { DEMO_TEXT, listNames, type DemoText } from './text';
+import { DEMO_TEXT } from './say';
+import { listNames, type DemoText } from './text';
 
 export interface TestingReport {
   language: Language;

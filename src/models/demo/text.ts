@@ -15,8 +15,6 @@
  * patterns in it, and add words/<lang>.json with English's keys and an entry in `WORDS` (say.ts); the
  * compiler, words.test.ts and demo-language.test.ts name what is missing.
  */
-import { languageOf, type Lang } from './language';
-import { wordsIn } from './say';
 
 /** A delegation: what the parent says, the `task` tool's description and the prompt it writes. */
 interface TaskText<A extends unknown[] = []> {
@@ -199,9 +197,6 @@ export interface DemoText {
   invalidJson: (path: string) => string;
 }
 
-/** The demo model's words, by language. */
-export const DEMO_TEXT: Record<Lang, DemoText> = { en: wordsIn('en'), zh: wordsIn('zh'), ja: wordsIn('ja') };
-
 /** `a`, `b`, `c`, `d` and 2 more, in `t`'s language. */
 export function listNames(t: DemoText, names: string[], max = 4): string {
   const shown = names
@@ -214,9 +209,4 @@ export function listNames(t: DemoText, names: string[], max = 4): string {
 /** `a`, `b`, `c` in the language's list style. */
 export function codeList(t: DemoText, names: string[]): string {
   return names.map((n) => `\`${n}\``).join(t.comma);
-}
-
-/** The words for a prompt: the language it is written in. */
-export function textFor(prompt: string): DemoText {
-  return DEMO_TEXT[languageOf(prompt)];
 }

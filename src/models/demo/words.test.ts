@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { differences, flatten, type Tree } from '../../../test/locale-keys';
-import { DEMO_TEXT } from './text';
+import { DEMO_TEXT } from './say';
 import en from './words/en.json';
 import ja from './words/ja.json';
 import zh from './words/zh.json';

@@ -12,12 +12,9 @@ import type {
   RmOptions,
 } from 'just-bash';
 import type { AgentId } from '../../core/messages';
-import { normalize } from '../paths';
+import { DEV_NULL, normalize } from '../paths';
 import type { FileChange } from '../sandbox';
 import type { ChangeFeed } from './change-feed';
-
-/** A null device: reads empty, swallows writes, cannot be removed or moved. */
-export const DEV_NULL = '/dev/null';
 
 function notPermitted(operation: string, path: string): Error {
   return new Error(`EPERM: operation not permitted, ${operation} '${path}'`);

@@ -4,9 +4,8 @@
  */
 import type { InMemoryFs, IFileSystem } from 'just-bash';
 import type { AgentId } from '../../core/messages';
-import { isWithin } from '../paths';
+import { DEV_NULL, isWithin } from '../paths';
 import type { FileChange } from '../sandbox';
-import { DEV_NULL } from './agent-fs';
 
 /** What tells two versions of a file apart without reading it. */
 async function fingerprint(fs: IFileSystem, path: string): Promise<string | null> {
