@@ -10,8 +10,9 @@ import { PRESETS } from '../src/settings/presets.ts';
 
 /**
  * The relay as one Web-standard handler: a Request in, a Response out. The playground's own
- * server runs it through a thin Node adapter (relay/node.ts, which adds the check of the
- * resolved address), and each static host through a thin file of its own:
+ * server runs its checks, exported here as plain functions, on Node's own streams (relay/node.ts,
+ * which adds the check of the resolved address), and each static host runs the handler through
+ * a thin file of its own:
  * functions/relay/[[path]].ts (Cloudflare Pages), api/relay.ts (Vercel),
  * netlify/functions/relay.ts (Netlify). Every rule and limit is in docs/relay.md.
  *
