@@ -10,8 +10,9 @@ import { PRESETS } from '../src/settings/presets.ts';
 
 /**
  * The relay as one Web-standard handler: a Request in, a Response out. The playground's own
- * server runs it through a thin Node adapter (relay/node.ts, which adds the check of the
- * resolved address), and each static host through a thin file of its own:
+ * server runs its checks, exported here as plain functions, on Node's own streams (relay/node.ts,
+ * which adds the check of the resolved address), and each static host runs the handler through
+ * a thin file of its own:
  * functions/relay/[[path]].ts (Cloudflare Pages), api/relay.ts (Vercel),
  * netlify/functions/relay.ts (Netlify). Every rule and limit is in docs/relay.md.
  *
@@ -141,23 +142,124 @@ function megabytes(bytes: number): string {
   return mb >= 1 ? `${Math.round(mb * 100) / 100} MB` : `${Math.round(bytes / 1024)} KB`;
 }
 
+/** The headers of the relay's own errors: final (the SDK does not retry them). */
+export const ERROR_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'application/json',
+  'cache-control': 'no-store',
+  'x-should-retry': 'false',
+};
+
+/** An Anthropic-style error body for a refusal. */
+export function errorText(refusal: Refusal): string {
+  return JSON.stringify({ type: 'error', error: { type: 'relay_refused', message: refusal.message } });
+}
+
 /** An Anthropic-style error reply; the relay's own errors are final (the SDK does not retry them). */
 export function errorResponse(refusal: Refusal): Response {
-  const text = JSON.stringify({ type: 'error', error: { type: 'relay_refused', message: refusal.message } });
-  return new Response(text, {
-    status: refusal.status,
-    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-should-retry': 'false' },
-  });
+  return new Response(errorText(refusal), { status: refusal.status, headers: ERROR_HEADERS });
 }
 
 const OTHER_ORIGIN = 'The relay answers only pages served by this server.';
 
-/** A page of another origin (or another site) may not use the relay; tools without these headers may. */
-function checkOrigin(request: Request): void {
-  const origin = request.headers.get('origin');
-  if (origin !== null && origin !== new URL(request.url).origin) throw new Refusal(403, OTHER_ORIGIN);
-  const site = request.headers.get('sec-fetch-site');
-  if (site !== null && site !== 'same-origin' && site !== 'none') throw new Refusal(403, OTHER_ORIGIN);
+/**
+ * A page of another origin (or another site) may not use the relay; tools without these headers
+ * may. `own` is the origin the relay is served at.
+ */
+export function checkOrigin(
+  origin: string | null | undefined,
+  site: string | null | undefined,
+  own: string,
+): void {
+  if (origin != null && origin !== own) throw new Refusal(403, OTHER_ORIGIN);
+  if (site != null && site !== 'same-origin' && site !== 'none') throw new Refusal(403, OTHER_ORIGIN);
+}
+
+/** The health check's answer (GET or HEAD only): what the Settings dialog probes. */
+export function healthText(method: string | undefined): string {
+  if (method !== 'GET' && method !== 'HEAD') throw new Refusal(405, 'Use GET for the health check.');
+  return JSON.stringify({ relay: 's04', maxBodyBytes: RELAY_MAX_BODY_BYTES });
+}
+
+/** The path the relay forwards to (`/v1/messages` or count_tokens) for a POST to `pathname`. */
+export function relayedPath(pathname: string, method: string | undefined): string {
+  const path = pathname.slice(RELAY_PATH.length);
+  if (!pathname.startsWith(RELAY_PATH) || !(RELAYED_PATHS as readonly string[]).includes(path)) {
+    throw new Refusal(404, `The relay forwards only ${RELAYED_PATHS.join(' and ')}.`);
+  }
+  if (method !== 'POST') throw new Refusal(405, 'The relay forwards only POST requests.');
+  return path;
+}
+
+/** The URL to call, from the target header's base URL: its form checked, `path` appended. */
+export function relayTarget(target: string | null | undefined, path: string): URL {
+  if (!target) throw new Refusal(400, `Name the endpoint's base URL in the ${RELAY_TARGET_HEADER} header.`);
+  const problem = relayTargetProblem(target);
+  if (problem) throw new Refusal(400, problem);
+  return upstreamURL(target, path);
+}
+
+/** The refusal of a request body over RELAY_MAX_BODY_BYTES. */
+export function bodyTooLarge(): Refusal {
+  return new Refusal(413, `The relay takes request bodies up to ${megabytes(RELAY_MAX_BODY_BYTES)}.`);
+}
+
+/** The refusal of a request body not sent within `ms`. */
+export function bodyTooSlow(ms: number): Refusal {
+  return new Refusal(408, `The relay takes a request body within ${seconds(ms)}.`);
+}
+
+/** The refusal of a target silent for `ms` (before its reply or within it). */
+export function targetSilent(ms: number): Refusal {
+  return new Refusal(504, `The endpoint sent nothing for ${seconds(ms)}; the relay gave up.`);
+}
+
+/** The refusal of a reply over `maxBytes`. */
+export function replyTooBig(maxBytes: number): Refusal {
+  return new Refusal(502, `The endpoint's reply is over ${megabytes(maxBytes)}, the relay's limit.`);
+}
+
+/** The refusal of a page that read nothing of the reply for as long as the target may be silent. */
+export const PAGE_READ_NOTHING = 'The page read nothing of the reply; the relay gave up.';
+
+/** True for a reply declared (Content-Length) over `maxBytes`: refused before any of it passes. */
+export function declaredTooBig(contentLength: string | null | undefined, maxBytes: number): boolean {
+  return Number(contentLength) > maxBytes;
+}
+
+/**
+ * Counts a reply's bytes against the cap and knows whether a limit hit now may end it with an SSE
+ * error event (an SSE reply, cut at the end of an event) or must cut it.
+ */
+export class ReplyMeter {
+  private size = 0;
+  private atEventEnd = true;
+  constructor(
+    private readonly sse: boolean,
+    private readonly maxBytes: number,
+  ) {}
+
+  /** The content types an SSE error event may end. */
+  static isSSE(contentType: string | null | undefined): boolean {
+    return /^text\/event-stream/i.test(contentType ?? '');
+  }
+
+  /** Counts a chunk about to pass: the refusal when it would take the reply over the cap. */
+  count(chunk: Uint8Array): Refusal | null {
+    this.size += chunk.byteLength;
+    if (this.size > this.maxBytes) return replyTooBig(this.maxBytes);
+    const n = chunk.byteLength;
+    const at = (back: number) => (n >= back ? chunk[n - back] : -1);
+    // An event ends with a blank line: \n\n, or \r\n before the last \n.
+    this.atEventEnd = at(1) === 10 && (at(2) === 10 || (at(2) === 13 && at(3) === 10));
+    return null;
+  }
+
+  /** What ends the reply for `refusal`: an SSE error event, or null (the reply is cut). */
+  ending(refusal: Refusal): Uint8Array | null {
+    if (!this.sse || !this.atEventEnd) return null;
+    const event = { type: 'error', error: { type: 'relay_refused', message: refusal.message } };
+    return new TextEncoder().encode(`event: error\ndata: ${JSON.stringify(event)}\n\n`);
+  }
 }
 
 /** A timer that can be re-armed, for the waits the relay bounds. */
@@ -173,10 +275,7 @@ function timeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Refusal): 
 
 /** The request body, up to RELAY_MAX_BODY_BYTES, sent within `ms`. */
 async function readBody(request: Request, ms: number): Promise<Uint8Array<ArrayBuffer>> {
-  const tooLarge = new Refusal(
-    413,
-    `The relay takes request bodies up to ${megabytes(RELAY_MAX_BODY_BYTES)}.`,
-  );
+  const tooLarge = bodyTooLarge();
   if (Number(request.headers.get('content-length')) > RELAY_MAX_BODY_BYTES) throw tooLarge;
   if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
@@ -194,7 +293,7 @@ async function readBody(request: Request, ms: number): Promise<Uint8Array<ArrayB
   // A client trickling its body would hold the connection (and a slot of the server) forever.
   await timeout(all, ms, () => {
     reader.cancel().catch(() => {});
-    return new Refusal(408, `The relay takes a request body within ${seconds(ms)}.`);
+    return bodyTooSlow(ms);
   });
   if (size > RELAY_MAX_BODY_BYTES) throw tooLarge;
   const body = new Uint8Array(size);
@@ -206,14 +305,22 @@ async function readBody(request: Request, ms: number): Promise<Uint8Array<ArrayB
   return body;
 }
 
-function forwardedHeaders(request: Request): Headers {
-  const out = new Headers();
-  for (const [name, value] of request.headers) {
-    if (NOT_FORWARDED.has(name) || NOT_FORWARDED_PREFIXES.some((prefix) => name.startsWith(prefix))) continue;
-    out.append(name, value);
+/**
+ * The request headers passed to the target (names in lower case, as both Headers and Node give
+ * them): the caller's, without hop-by-hop headers, what names the page, and the target header.
+ */
+export function forwardedHeaders(
+  headers: Iterable<[string, string | string[] | undefined]>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of headers) {
+    if (value === undefined || NOT_FORWARDED.has(name)) continue;
+    if (NOT_FORWARDED_PREFIXES.some((prefix) => name.startsWith(prefix))) continue;
+    const text = Array.isArray(value) ? value.join(', ') : value;
+    out[name] = name in out ? `${out[name]}, ${text}` : text;
   }
   // Uncompressed, so that the reply's cap counts what the page would get.
-  out.set('accept-encoding', 'identity');
+  out['accept-encoding'] = 'identity';
   return out;
 }
 
@@ -239,40 +346,31 @@ async function relay(request: Request, config: RelayConfig, pathname: string): P
   const idleMs = config.idleTimeoutMs ?? RELAY_IDLE_TIMEOUT_MS;
   const maxBytes = config.maxResponseBytes ?? RELAY_MAX_RESPONSE_BYTES;
   const bodyMs = config.bodyTimeoutMs ?? RELAY_BODY_TIMEOUT_MS;
-  checkOrigin(request);
+  checkOrigin(
+    request.headers.get('origin'),
+    request.headers.get('sec-fetch-site'),
+    new URL(request.url).origin,
+  );
   if (pathname === RELAY_HEALTH_PATH) {
-    if (request.method !== 'GET' && request.method !== 'HEAD')
-      throw new Refusal(405, 'Use GET for the health check.');
-    const text = JSON.stringify({ relay: 's04', maxBodyBytes: RELAY_MAX_BODY_BYTES });
+    const text = healthText(request.method);
     return new Response(request.method === 'HEAD' ? null : text, {
       headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
     });
   }
-  const path = pathname.slice(RELAY_PATH.length);
-  if (!pathname.startsWith(RELAY_PATH) || !(RELAYED_PATHS as readonly string[]).includes(path)) {
-    throw new Refusal(404, `The relay forwards only ${RELAYED_PATHS.join(' and ')}.`);
-  }
-  if (request.method !== 'POST') throw new Refusal(405, 'The relay forwards only POST requests.');
-  const target = request.headers.get(RELAY_TARGET_HEADER);
-  if (!target) throw new Refusal(400, `Name the endpoint's base URL in the ${RELAY_TARGET_HEADER} header.`);
-  const problem = relayTargetProblem(target);
-  if (problem) throw new Refusal(400, problem);
-  const url = upstreamURL(target, path);
+  const path = relayedPath(pathname, request.method);
+  const url = relayTarget(request.headers.get(RELAY_TARGET_HEADER), path);
   const refused = config.refuseTarget(url);
   // The body is read first, as for a target that fails later: the reply tells nothing apart.
   const body = await readBody(request, bodyMs);
   if (refused) throw refused;
 
   const unreachable = () => new Refusal(502, config.unreachable);
-  const gaveUp = () =>
-    new Refusal(504, `The endpoint sent nothing for ${seconds(idleMs)}; the relay gave up.`);
-  const tooBig = () =>
-    new Refusal(502, `The endpoint's reply is over ${megabytes(maxBytes)}, the relay's limit.`);
+  const gaveUp = () => targetSilent(idleMs);
   const abort = new AbortController();
   // The browser went away (Stop, a closed tab) before the reply began: so does the call.
   request.signal?.addEventListener('abort', () => abort.abort(), { once: true });
   const call = (config.upstream ?? fetchUpstream)(url, {
-    headers: forwardedHeaders(request),
+    headers: new Headers(forwardedHeaders(request.headers)),
     body,
     signal: abort.signal,
   }).catch(() => {
@@ -285,15 +383,15 @@ async function relay(request: Request, config: RelayConfig, pathname: string): P
     abort.abort();
     throw error;
   }
-  if (Number(reply.headers.get('content-length')) > maxBytes) {
+  if (declaredTooBig(reply.headers.get('content-length'), maxBytes)) {
     abort.abort();
     reply.body?.cancel().catch(() => {});
-    throw tooBig();
+    throw replyTooBig(maxBytes);
   }
   const headers = returnedHeaders(Object.fromEntries(reply.headers));
   if (config.decodesBody) delete headers['content-encoding'];
   if (!reply.body) return new Response(null, { status: reply.status, headers: headers as HeadersInit });
-  return new Response(replyBody(reply, abort, idleMs, maxBytes, gaveUp, tooBig), {
+  return new Response(replyBody(reply, abort, idleMs, maxBytes, gaveUp), {
     status: reply.status,
     headers: headers as HeadersInit,
   });
@@ -311,16 +409,20 @@ function replyBody(
   idleMs: number,
   maxBytes: number,
   gaveUp: () => Refusal,
-  tooBig: () => Refusal,
 ): ReadableStream<Uint8Array> {
   const reader = reply.body!.getReader();
-  const sse = /^text\/event-stream/i.test(reply.headers.get('content-type') ?? '');
-  let atEventEnd = true;
-  let size = 0;
+  const meter = new ReplyMeter(ReplyMeter.isSSE(reply.headers.get('content-type')), maxBytes);
   let slow: ReturnType<typeof setTimeout> | undefined;
   const stop = () => {
     abort.abort();
     reader.cancel().catch(() => {});
+  };
+  const end = (controller: ReadableStreamDefaultController<Uint8Array>, error: unknown) => {
+    stop();
+    const tail = error instanceof Refusal ? meter.ending(error) : null;
+    if (!tail) return controller.error(error);
+    controller.enqueue(tail);
+    controller.close();
   };
   return new ReadableStream<Uint8Array>(
     {
@@ -330,36 +432,19 @@ function replyBody(
         try {
           chunk = await timeout(reader.read(), idleMs, gaveUp);
         } catch (error) {
-          stop();
-          if (error instanceof Refusal && sse && atEventEnd) {
-            const event = { type: 'error', error: { type: 'relay_refused', message: error.message } };
-            controller.enqueue(new TextEncoder().encode(`event: error\ndata: ${JSON.stringify(event)}\n\n`));
-            controller.close();
-          } else controller.error(error);
-          return;
+          return end(controller, error);
         }
         if (chunk.done) {
           controller.close();
           return;
         }
-        size += chunk.value.byteLength;
-        if (size > maxBytes) {
-          stop();
-          const refusal = tooBig();
-          if (sse && atEventEnd) {
-            const event = { type: 'error', error: { type: 'relay_refused', message: refusal.message } };
-            controller.enqueue(new TextEncoder().encode(`event: error\ndata: ${JSON.stringify(event)}\n\n`));
-            controller.close();
-          } else controller.error(refusal);
-          return;
-        }
-        const tail = chunk.value.subarray(-4);
-        atEventEnd = /\r?\n\r?\n$/.test(String.fromCharCode(...tail));
+        const over = meter.count(chunk.value);
+        if (over) return end(controller, over);
         controller.enqueue(chunk.value);
         // A caller that reads nothing for as long as the target may stay silent is closed.
         slow = setTimeout(() => {
           stop();
-          controller.error(new Refusal(504, 'The page read nothing of the reply; the relay gave up.'));
+          controller.error(new Refusal(504, PAGE_READ_NOTHING));
         }, idleMs);
       },
       cancel() {

@@ -10,8 +10,32 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { Plugin } from 'vite';
-import { RELAY_PATH } from '../src/models/relay.ts';
-import { handleRelay, Refusal, type RelayConfig, type Upstream } from './handler.ts';
+import {
+  RELAY_HEALTH_PATH,
+  RELAY_MAX_BODY_BYTES,
+  RELAY_PATH,
+  RELAY_TARGET_HEADER,
+} from '../src/models/relay.ts';
+import {
+  bodyTooLarge,
+  bodyTooSlow,
+  checkOrigin,
+  declaredTooBig,
+  ERROR_HEADERS,
+  errorText,
+  forwardedHeaders,
+  healthText,
+  RELAY_BODY_TIMEOUT_MS,
+  RELAY_IDLE_TIMEOUT_MS,
+  RELAY_MAX_RESPONSE_BYTES,
+  Refusal,
+  relayedPath,
+  relayTarget,
+  ReplyMeter,
+  replyTooBig,
+  returnedHeaders,
+  targetSilent,
+} from './handler.ts';
 
 export {
   RELAY_BODY_TIMEOUT_MS,
@@ -22,10 +46,12 @@ export {
 } from './handler.ts';
 
 /**
- * The relay on the page's own server (`npm start`, `vite preview`): the shared Web-standard
- * handler (relay/handler.ts: origin, path, target, limits, reply headers) behind a thin
- * Node adapter, which adds what only a server of one's own can do: the check of the address the
- * connection is made to. See src/models/relay.ts for the URL shape, docs/relay.md for every limit.
+ * The relay on the page's own server (`npm start`, `vite preview`): the checks of the shared
+ * Web-standard handler (relay/handler.ts: origin, path, target, limits, reply headers, as plain
+ * functions) on Node's own streams, plus what only a server of one's own can do: the check of the
+ * address the connection is made to. No Web stream or Request is made on the way: the target's
+ * reply is written to the page chunk by chunk as it arrives, its head as soon as it comes (issue
+ * 23: the relay adds at most 5 ms to the first byte). See src/models/relay.ts for the URL shape, docs/relay.md for every limit.
  *
  * It is a door from any web page into the learner's machine, so it refuses by default:
  *   - only requests from its own origin (Origin and Sec-Fetch-Site; Vite's host check, which
@@ -185,146 +211,183 @@ function guardedLookup(resolve: LookupFunction, target: URL, allowance: LocalAll
   };
 }
 
-/** The origin the browser sees this server at. */
+/** The origin the browser sees this server at (as a URL spells it: default port dropped). */
 function ownOrigin(req: IncomingMessage): string {
   const scheme = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
-  return `${scheme}://${req.headers.host ?? ''}`;
+  const written = `${scheme}://${req.headers.host ?? ''}`;
+  return URL.canParse(written) ? new URL(written).origin : written;
+}
+
+/** Writes one of the relay's own errors; a body not read to its end closes the connection. */
+function refuse(req: IncomingMessage, res: ServerResponse, refusal: Refusal): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  // A body not read to its end would be taken for the next request on this connection.
+  const headers = req.complete ? ERROR_HEADERS : { ...ERROR_HEADERS, connection: 'close' };
+  res.writeHead(refusal.status, headers).end(errorText(refusal));
+  if (!req.complete) req.resume();
+}
+
+/** The request body, up to RELAY_MAX_BODY_BYTES, sent within `ms` (the handler's rules). */
+function readBody(req: IncomingMessage, ms: number): Promise<Buffer> {
+  return new Promise((done, fail) => {
+    if (Number(req.headers['content-length']) > RELAY_MAX_BODY_BYTES) return fail(bodyTooLarge());
+    const chunks: Buffer[] = [];
+    let size = 0;
+    // A client trickling its body would hold the connection (and a slot of the server) forever.
+    const timer = setTimeout(() => {
+      req.pause();
+      req.removeAllListeners('data');
+      fail(bodyTooSlow(ms));
+    }, ms);
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.byteLength;
+      // Past the limit the rest is read and dropped, so the client gets the 413 instead of a reset.
+      if (size <= RELAY_MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () => {
+      clearTimeout(timer);
+      if (size > RELAY_MAX_BODY_BYTES) fail(bodyTooLarge());
+      else done(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    });
+    req.on('error', () => {
+      clearTimeout(timer);
+      fail(new Refusal(400, 'The relay could not read the request.'));
+    });
+  });
+}
+
+/** The limits of one call, the resolved-address check and the kept-alive agents. */
+interface Forwarding {
+  agents: { http: HttpAgent; https: HttpsAgent };
+  resolve: LookupFunction;
+  allowance: LocalAllowance;
+  idleMs: number;
+  maxBytes: number;
 }
 
 /**
- * Calls the target with node:http(s) through the guarded lookup and kept-alive agents, and hands
- * the reply back as a Response whose body follows the reader (the target is paused meanwhile).
+ * Calls the target with node:http(s) through the guarded lookup and writes its reply to the page
+ * as it arrives: the head (allowed headers only) as soon as it comes, each chunk counted against
+ * the cap. The target is timed only while the relay waits for it: when the page lags, the target
+ * is paused and the page is timed instead (a page that reads nothing is closed, the call too).
  */
-function nodeUpstream(
-  agents: { http: HttpAgent; https: HttpsAgent },
-  resolve: LookupFunction,
-  allowance: LocalAllowance,
-): Upstream {
-  return (url, { headers, body, signal }) =>
-    new Promise<Response>((done, fail) => {
-      const secure = url.protocol === 'https:';
-      const outgoing: Record<string, string> = Object.fromEntries(headers);
-      outgoing['content-length'] = String(body.byteLength);
-      const upstream = (secure ? httpsRequest : httpRequest)(url, {
-        method: 'POST',
-        headers: outgoing,
-        agent: secure ? agents.https : agents.http,
-        lookup: guardedLookup(resolve, url, allowance),
-      });
-      signal.addEventListener('abort', () => upstream.destroy(), { once: true });
-      // Refused by the lookup, no such name, refused, reset, a TLS or HTTP error: one answer.
-      upstream.on('error', () => fail(new Error('unreachable')));
-      upstream.on('response', (reply) => {
-        const replyHeaders = new Headers();
-        for (let i = 0; i < reply.rawHeaders.length; i += 2) {
-          replyHeaders.append(reply.rawHeaders[i], reply.rawHeaders[i + 1]);
-        }
-        const status = reply.statusCode ?? 502;
-        const empty = status === 204 || status === 205 || status === 304;
-        const stream = new ReadableStream<Uint8Array>(
-          {
-            start(controller) {
-              reply.on('data', (chunk: Buffer) => {
-                controller.enqueue(chunk);
-                if ((controller.desiredSize ?? 0) <= 0) reply.pause();
-              });
-              // A reply cut by the target reaches the browser as a cut reply, not a complete one.
-              reply.on('end', () =>
-                reply.complete ? controller.close() : controller.error(new Error('cut')),
-              );
-              reply.on('aborted', () => controller.error(new Error('cut')));
-              reply.on('error', () => controller.error(new Error('cut')));
-            },
-            pull() {
-              reply.resume();
-            },
-            cancel() {
-              upstream.destroy();
-            },
-          },
-          { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
-        );
-        if (empty) reply.resume();
-        done(new Response(empty ? null : stream, { status, headers: replyHeaders }));
-      });
-      // As a Buffer, the body goes out with the headers in one write (a plain Uint8Array is
-      // written apart, and the target's answer waited for it: 4 ms more to the first byte here).
-      upstream.end(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
-    });
-}
-
-/** The incoming request as a Web Request (its body streamed, its signal the browser going away). */
-function toRequest(req: IncomingMessage, res: ServerResponse): Request {
-  const gone = new AbortController();
-  res.on('close', () => {
-    if (!res.writableFinished) gone.abort();
-  });
-  const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  const body = hasBody
-    ? new ReadableStream<Uint8Array>({
-        start(controller) {
-          req.on('data', (chunk: Buffer) => controller.enqueue(chunk));
-          req.on('end', () => controller.close());
-          req.on('error', (error) => controller.error(error));
-        },
-        cancel() {
-          req.pause();
-        },
-      })
-    : null;
-  return new Request(`${ownOrigin(req)}${req.url ?? '/'}`, {
-    method: req.method,
+function forward(req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer, f: Forwarding): void {
+  const secure = url.protocol === 'https:';
+  const headers = forwardedHeaders(Object.entries(req.headers));
+  headers['content-length'] = String(body.byteLength);
+  const upstream = (secure ? httpsRequest : httpRequest)(url, {
+    method: 'POST',
     headers,
-    body,
-    signal: gone.signal,
-    // Node's fetch needs it for a streamed body; the DOM types lack it.
-    duplex: 'half',
-  } as RequestInit);
+    agent: secure ? f.agents.https : f.agents.http,
+    lookup: guardedLookup(f.resolve, url, f.allowance),
+  });
+  let finished = false;
+  let meter: ReplyMeter | null = null;
+  /** Whom the one timer waits for: the target (its silence) or the page (reading nothing). */
+  let waitingFor: 'target' | 'page' = 'target';
+  const finish = () => {
+    finished = true;
+    clearTimeout(timer);
+  };
+  // Ends the call for a limit: before the reply, an error reply; within a stream, an SSE error
+  // event where one may end it; otherwise the reply is cut.
+  const stop = (refusal: Refusal | null) => {
+    if (finished) return;
+    finish();
+    upstream.destroy();
+    const tail = refusal && meter ? meter.ending(refusal) : null;
+    if (tail) res.end(tail);
+    else if (refusal && !res.headersSent) refuse(req, res, refusal);
+    else res.destroy();
+  };
+  const timer = setTimeout(() => stop(waitingFor === 'page' ? null : targetSilent(f.idleMs)), f.idleMs);
+  // The browser went away (Stop, a closed tab): so does the call.
+  res.on('close', () => {
+    if (!res.writableFinished) stop(null);
+  });
+  // Refused by the lookup, no such name, refused, reset, a TLS or HTTP error: one answer.
+  upstream.on('error', () => stop(res.headersSent ? null : new Refusal(502, UNREACHABLE)));
+  upstream.on('response', (reply) => {
+    if (finished) return void reply.resume();
+    timer.refresh();
+    if (declaredTooBig(reply.headers['content-length'], f.maxBytes)) return stop(replyTooBig(f.maxBytes));
+    const status = reply.statusCode ?? 502;
+    res.writeHead(status, returnedHeaders(reply.headers));
+    if (status === 204 || status === 205 || status === 304) {
+      finish();
+      reply.resume();
+      res.end();
+      return;
+    }
+    res.flushHeaders();
+    meter = new ReplyMeter(ReplyMeter.isSSE(reply.headers['content-type']), f.maxBytes);
+    reply.on('data', (chunk: Buffer) => {
+      if (finished) return;
+      const over = meter!.count(chunk);
+      if (over) return stop(over);
+      if (res.write(chunk)) return void timer.refresh();
+      reply.pause();
+      waitingFor = 'page';
+      timer.refresh();
+    });
+    res.on('drain', () => {
+      if (finished) return;
+      waitingFor = 'target';
+      timer.refresh();
+      reply.resume();
+    });
+    // A reply cut by the target reaches the browser as a cut reply, not a complete one.
+    reply.on('end', () => {
+      if (finished) return;
+      finish();
+      if (reply.complete) res.end();
+      else res.destroy();
+    });
+    reply.on('aborted', () => stop(null));
+    reply.on('error', () => stop(null));
+  });
+  upstream.end(body);
 }
 
-/** Writes a Response to the Node reply, chunk by chunk, waiting for the browser when it lags. */
-async function send(response: Response, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, name) => (headers[name] = value));
-  // A body not read to its end would be taken for the next request on this connection.
-  if (!req.complete) headers.connection = 'close';
-  res.writeHead(response.status, headers);
-  if (!response.body) {
-    res.end();
-    if (!req.complete) req.resume();
-    return;
-  }
-  res.flushHeaders();
-  const reader = response.body.getReader();
-  res.on('close', () => {
-    if (!res.writableFinished) reader.cancel().catch(() => {});
-  });
+/** Answers one request under /relay with the shared checks, in their order. */
+async function serve(
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  f: Forwarding,
+  bodyMs: number,
+): Promise<void> {
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (res.destroyed) return;
-      if (!res.write(value)) {
-        await new Promise<void>((resume, stop) => {
-          const go = () => {
-            res.off('drain', go);
-            res.off('close', go);
-            resume();
-          };
-          res.on('drain', go);
-          res.on('close', go);
-          // The handler gave up on a reader that read nothing.
-          reader.closed.catch(stop);
-        });
-      }
+    checkOrigin(req.headers.origin, header(req, 'sec-fetch-site'), ownOrigin(req));
+    if (pathname === RELAY_HEALTH_PATH) {
+      const text = healthText(req.method);
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(req.method === 'HEAD' ? undefined : text);
+      return;
     }
-    res.end();
-  } catch {
-    res.destroy();
+    const url = relayTarget(header(req, RELAY_TARGET_HEADER), relayedPath(pathname, req.method));
+    // An address written in the URL is never looked up, so it is checked here, before any socket.
+    const literal = url.hostname.replace(/^\[|\]$/g, '');
+    const refused = isIP(literal) && !mayConnect(literal, url, f.allowance);
+    // The body is read first, as for a target that fails later: the reply tells nothing apart.
+    const body = await readBody(req, bodyMs);
+    if (refused) throw new Refusal(502, UNREACHABLE);
+    forward(req, res, url, body, f);
+  } catch (error) {
+    refuse(
+      req,
+      res,
+      error instanceof Refusal ? error : new Refusal(400, 'The relay could not read the request.'),
+    );
   }
-  if (!req.complete) req.resume();
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** The relay's limits and the injected resolver; each defaults to the production value. */
@@ -354,18 +417,14 @@ export function createRelay(options: RelayOptions = {}): RelayHandler {
   // Kept-alive connections to the targets: a TLS handshake per call would cost far more than
   // the 5 ms the relay may add to the first byte. A kept socket was checked when it connected.
   const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
-  const config: RelayConfig = {
-    // An address written in the URL is never looked up, so it is checked here, before any socket.
-    refuseTarget(url) {
-      const literal = url.hostname.replace(/^\[|\]$/g, '');
-      return isIP(literal) && !mayConnect(literal, url, allowance) ? new Refusal(502, UNREACHABLE) : null;
-    },
-    unreachable: UNREACHABLE,
-    upstream: nodeUpstream(agents, resolve, allowance),
-    idleTimeoutMs: options.idleTimeoutMs,
-    maxResponseBytes: options.maxResponseBytes,
-    bodyTimeoutMs: options.bodyTimeoutMs,
+  const forwarding: Forwarding = {
+    agents,
+    resolve,
+    allowance,
+    idleMs: options.idleTimeoutMs ?? RELAY_IDLE_TIMEOUT_MS,
+    maxBytes: options.maxResponseBytes ?? RELAY_MAX_RESPONSE_BYTES,
   };
+  const bodyMs = options.bodyTimeoutMs ?? RELAY_BODY_TIMEOUT_MS;
 
   return {
     handle(req, res, next) {
@@ -374,9 +433,7 @@ export function createRelay(options: RelayOptions = {}): RelayHandler {
         next();
         return;
       }
-      handleRelay(toRequest(req, res), config, pathname)
-        .then((response) => send(response, req, res))
-        .catch(() => res.destroy());
+      serve(req, res, pathname, forwarding, bodyMs).catch(() => res.destroy());
     },
     close() {
       agents.http.destroy();
