@@ -20,6 +20,8 @@ test('a page left open loads python3 ahead, before the service worker saves the 
   await page.addInitScript(() => {
     const registered: Array<string | null> = [];
     (window as unknown as { __registered: typeof registered }).__registered = registered;
+    // Also run in the page's frames, some of which (WebContainer's refused frame) have no service workers.
+    if (typeof ServiceWorkerContainer === 'undefined') return;
     const register = ServiceWorkerContainer.prototype.register;
     ServiceWorkerContainer.prototype.register = function (...args) {
       registered.push(document.querySelector('[data-runtime="python"]')?.getAttribute('data-phase') ?? null);
