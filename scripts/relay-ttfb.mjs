@@ -12,8 +12,8 @@
  *
  * Or, to compare two versions of the Node relay in one process (no browser, no build):
  *   node scripts/relay-ttfb.mjs --compare <commit>[:<path of its relay>] [requests=200]
- * loads the working tree's relay/node.ts and the commit's (default path relay/node.ts; before
- * the handler split it was build/relay.ts, e.g. `--compare a9d422b:build/relay.ts`), serves each
+ * loads the working tree's relay/node.ts and the commit's (default path relay/node.ts; older
+ * commits kept it in another folder: `--compare <commit>:<that path>`), serves each
  * on its own loopback port, and times direct, new and old calls interleaved, the order rotating.
  */
 import { execFileSync } from 'node:child_process';
