@@ -100,11 +100,10 @@ describe('boot', () => {
   });
 
   it('honours a shorter timeout and names it', async () => {
-    const started = Date.now();
+    // The boot never settles: only the 50 ms race can end the wait (the sentence names it).
     await expect(
       bootWebContainer({ environment: page, timeoutMs: 50, boot: () => new Promise(() => {}) }),
     ).rejects.toThrow('WebContainer did not start within 0.05 s: its runtime loads from StackBlitz');
-    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it('reports a boot that fails, and returns one that succeeds', async () => {
@@ -257,9 +256,7 @@ describe('exec: programs handed to WebContainer', () => {
 
   it('kills a program at the deadline and reports a timeout; the sandbox stays usable', async () => {
     await setUp();
-    const started = Date.now();
     const result = await run('node hang.js', 'parent', 300);
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(result.timedOut).toBe(true);
     expect(wc.spawned[0]).toMatchObject({ command: 'node', args: ['hang.js'], killed: true });
     expect(await run("node -e 'console.log(1+1)'")).toMatchObject({ stdout: '2\n', timedOut: false });
