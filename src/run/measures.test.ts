@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Trace } from '../models/replay';
 import { traceRecord } from './example';
 import {
+  agentTotals,
   callsUpTo,
   coalesce,
   modelCalls,
@@ -184,5 +185,43 @@ describe('the call shown at a step', () => {
       expect(searched.calls - before).toBeLessThanOrEqual(16);
       expect(found, `event ${upTo}`).toBe(calls.findLast((c) => c.event <= upTo)?.n ?? 0);
     }
+  });
+});
+
+describe("an agent's totals at a step", () => {
+  it('reads each call once for the record, then none for a step, and agrees with a scan', async () => {
+    const { toolCallsRecord } = await import('../../scripts/records.mjs');
+    const { calls: made } = modelCalls(toolCallsRecord(20_000) as never);
+    // Every call with a few uncounted, as estimated calls are, to see `counted` follow the step.
+    const points = made.map((c, i) => ({ ...c, counted: i < 5_000 }));
+    let reads = 0;
+    const calls = new Proxy(points, {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const view = (applied: number) =>
+      ({ applied, parent: { id: 'parent', usage: undefined }, subagents: [] }) as never;
+    agentTotals(calls, view(1), 'parent');
+    expect(reads).toBe(20_000);
+    const steps = [0, 1, 4, 5, 777, 20_003, 80_000, 159_999, 200_000];
+    reads = 0;
+    const before = searched.calls;
+    const totals = steps.map((upTo) => agentTotals(calls, view(upTo + 1), 'parent'));
+    expect(reads).toBe(0);
+    expect(searched.calls - before).toBeLessThanOrEqual(16 * steps.length);
+    steps.forEach((upTo, i) => {
+      const shown = points.filter((c) => c.event <= upTo);
+      expect(totals[i], `event ${upTo}`).toEqual({
+        calls: shown.length,
+        input: shown.reduce((sum, c) => sum + c.context, 0),
+        output: shown.reduce((sum, c) => sum + c.output, 0),
+        cacheRead: 0,
+        cacheCreation: 0,
+        counted: shown.every((c) => c.counted),
+      });
+    });
+    expect(agentTotals(calls, view(200_000), 'subagent-1')).toMatchObject({ calls: 0, counted: true });
   });
 });

@@ -181,7 +181,7 @@ export function callsUpTo(calls: readonly CallPoint[], upTo: number): number {
   return lo;
 }
 
-/** How many calls `callsUpTo` read: counted so that a test can tell a search from a scan. */
+/** How many calls `callsUpTo` and `agentTotals` read: counted so that a test can tell a search from a scan. */
 export const searched = { calls: 0 };
 
 /** A run's totals (docs/protocol.md, "How a saving is counted"). */
@@ -359,17 +359,56 @@ export function coalesce(segments: readonly Segment[], span: number, most = 120)
   return groups;
 }
 
+/** One agent's calls as running sums, so that its totals at any step are a search, not a scan. */
+interface AgentSums {
+  /** Each call's `event`, in order. */
+  events: number[];
+  /** input[i], output[i], uncounted[i]: the sums over the agent's calls 0..i-1. */
+  input: number[];
+  output: number[];
+  uncounted: number[];
+}
+
+const agentSums = new WeakMap<readonly CallPoint[], Map<AgentId, AgentSums>>();
+
+/** Each agent's running sums over `calls`, made once per calls array (a record's calls never change). */
+function sumsOf(calls: readonly CallPoint[]): Map<AgentId, AgentSums> {
+  let sums = agentSums.get(calls);
+  if (sums) return sums;
+  sums = new Map();
+  for (const call of calls) {
+    let agent = sums.get(call.agent);
+    if (!agent) sums.set(call.agent, (agent = { events: [], input: [0], output: [0], uncounted: [0] }));
+    const i = agent.events.length;
+    agent.events.push(call.event);
+    agent.input.push(agent.input[i] + call.context);
+    agent.output.push(agent.output[i] + call.output);
+    agent.uncounted.push(agent.uncounted[i] + (call.counted ? 0 : 1));
+  }
+  agentSums.set(calls, sums);
+  return sums;
+}
+
 /** Calls, input, output and cache tokens of one agent up to a view's step (`calls`: the record's). */
 export function agentTotals(calls: readonly CallPoint[], view: RunView, agent: AgentId) {
   const upTo = view.applied - 1;
-  const totals = { calls: 0, input: 0, output: 0, cacheRead: 0, cacheCreation: 0, counted: true };
-  for (const call of calls) {
-    if (call.agent !== agent || call.event > upTo) continue;
-    totals.calls++;
-    totals.input += call.context;
-    totals.output += call.output;
-    totals.counted &&= call.counted;
+  const sums = sumsOf(calls).get(agent);
+  let lo = 0;
+  let hi = sums?.events.length ?? 0;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    searched.calls++;
+    if (sums!.events[mid] <= upTo) lo = mid + 1;
+    else hi = mid;
   }
+  const totals = {
+    calls: lo,
+    input: sums?.input[lo] ?? 0,
+    output: sums?.output[lo] ?? 0,
+    cacheRead: 0,
+    cacheCreation: 0,
+    counted: (sums?.uncounted[lo] ?? 0) === 0,
+  };
   const usage =
     view.parent.id === agent ? view.parent.usage : view.subagents.find((a) => a.id === agent)?.usage;
   if (totals.counted && usage) {
