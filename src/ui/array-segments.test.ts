@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../core/messages';
-import { messageChars } from '../run/figures';
+import { messageChars } from '../run/size';
 import { arraySegments, segmentsMade } from './array-segments';
 
 const prompt: Message = { role: 'user', content: 'find the test framework' };

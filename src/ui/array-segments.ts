@@ -4,7 +4,7 @@
  * message on every step.
  */
 import type { Message } from '../core/messages';
-import { messageChars } from '../run/figures';
+import { messageChars } from '../run/size';
 
 export type SegmentKind = 'prompt' | 'results' | 'assistant' | 'returned';
 
