@@ -6,11 +6,11 @@
  * build's medians and the ratio this/earlier.
  *
  * Usage: node scripts/ab-cold.mjs <commit> [pages per build = 8]
- * The commit is built in a temporary worktree with this tree's node_modules; both builds are
+ * The commit is built in a temporary worktree (its own `npm ci`); both builds are
  * served as a static host does, with the isolation headers, on loopback.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright';
@@ -72,7 +72,12 @@ const scratch = mkdtempSync(join(tmpdir(), 's04-ab-'));
 const oldTree = join(scratch, 'tree');
 try {
   execFileSync('git', ['worktree', 'add', '--detach', oldTree, commit], { cwd: root, stdio: 'ignore' });
-  symlinkSync(join(root, 'node_modules'), join(oldTree, 'node_modules'));
+  // Its own node_modules: the build's plugins find their packages by real path, which a link to
+  // this tree's folder would not give.
+  execFileSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], {
+    cwd: oldTree,
+    stdio: 'ignore',
+  });
   build(oldTree, join(scratch, 'old'));
   build(root, join(scratch, 'new'));
   const servers = {
