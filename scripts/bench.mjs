@@ -9,7 +9,8 @@
  *   - a record of 10,000 events (1,000 messages, 5 MB of tool output): opening its export,
  *     replaying it to any step, scrubbing it, and scrolling its parent array
  *   - Stop under a runaway bash, python3 and node command (the mock API's mock-runaway-*): from
- *     the click to Stopped, to the sandbox answering again, and the next run's first command
+ *     the click to Stopped, to the sandbox answering again, and the next run's first command;
+ *     for python3, to its interpreter's worker being gone (interrupted first, it goes at once)
  *   - the file viewer on a 30 MB text file: the page's longest task (scripts/viewer-bench.mjs)
  *   - what the relay (relay/node.ts) adds to the time to first byte of a streamed call to the
  *     mock API, direct vs relayed over 50 requests each (scripts/relay-ttfb.mjs)
@@ -584,6 +585,20 @@ if (ONLY === 'fanout') {
   // 6b. The record shapes that once opened in quadratic time, each in a page of its own.
   results.bigShapes = await bigShapes(browser);
 
+  /** The page's live dedicated workers as DevTools lists them (nested ones included). */
+  async function workerTargets(page) {
+    const cdp = await page.context().browser().newBrowserCDPSession();
+    try {
+      const { targetInfos } = await cdp.send('Target.getTargets');
+      const origin = new URL(page.url()).origin;
+      return targetInfos
+        .filter((target) => target.type === 'worker' && target.url.startsWith(origin))
+        .map((target) => ({ title: target.title, id: target.targetId }));
+    } finally {
+      await cdp.detach();
+    }
+  }
+
   console.log('bench: Stop under runaway commands');
   // 7. Stop under a runaway command, then the next run's first command (`echo ready`).
   const mock = await startMockApi({ port: 0 });
@@ -610,6 +625,9 @@ if (ONLY === 'fanout') {
       if (language === 'python3')
         await stopPage.getByText('python3 (Pyodide) loaded in').waitFor({ timeout: 60_000 });
       await stopPage.waitForTimeout(500);
+      const interpreters =
+        language === 'python3' ? (await workerTargets(stopPage)).filter((t) => t.title === 'python') : [];
+      const stopClicked = performance.now();
       const stop = await stopPage.evaluate(async () => {
         const button = [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Stop');
         const status = document.querySelector('[role="status"]');
@@ -629,6 +647,12 @@ if (ONLY === 'fanout') {
       });
       figures.stopToStoppedMs.push(stop.stopped);
       figures.stopToSandboxFreeMs.push(stop.free);
+      if (interpreters.length > 0) {
+        // The interpreter's worker ends with the script (interrupted first, then terminated).
+        const ids = new Set(interpreters.map((t) => t.id));
+        while ((await workerTargets(stopPage)).some((t) => ids.has(t.id))) await stopPage.waitForTimeout(20);
+        (figures.stopToInterpreterGoneMs ??= []).push(performance.now() - stopClicked);
+      }
       const next = await stopPage.evaluate(async () => {
         const before = performance.getEntriesByName('tool:bash').length;
         const input = document.querySelector('textarea, input[aria-label="Prompt"]');
@@ -724,6 +748,15 @@ const targets = [
   ...Object.entries(results.stopRunaway).flatMap(([language, figures]) => [
     [`Stop a runaway ${language}: sandbox free again (max, ms)`, figures.stopToSandboxFreeMs.max, 500],
     [`after Stop (${language}): next command (max, ms)`, figures.nextCommandMs.max, 1000],
+    ...(figures.stopToInterpreterGoneMs
+      ? [
+          [
+            `Stop a runaway ${language}: its interpreter's worker gone (max, ms)`,
+            figures.stopToInterpreterGoneMs.max,
+            2000,
+          ],
+        ]
+      : []),
   ]),
   ['340 subagents, 8 at once: Stop to Stopped (median, ms)', results.fanout.stopToStoppedMedianMs, 200],
   ['relay: added time to first byte (median, ms)', results.relayTtfb.addedMedianMs, 5],
