@@ -101,6 +101,12 @@ export interface RunTotals {
   cacheCreation: number;
   counted: boolean;
   agents: number;
+  /** What drove the saving: the subagents' contexts when they returned, summed (what they read). */
+  subagentsRead: number;
+  /** What came back to their callers: the final texts, estimated. */
+  cameBack: number;
+  /** The parent's system prompt and tools, estimated: sent with every call whatever the mode. */
+  overhead: number;
 }
 
 /** Every model call of a record, with what it sent and the agent's context once it replied. */
@@ -241,7 +247,8 @@ export function runTotals(record: RunRecord): RunTotals {
       usage.cacheCreation += event.usage.cache_creation_input_tokens ?? 0;
     }
   }
-  const parent = agentFigures(reduceAll(record.events).parent);
+  const view = reduceAll(record.events);
+  const parent = agentFigures(view.parent);
   return {
     parentContext: parentCalls.length ? parent.contextTokens : 0,
     cost: calls.reduce((sum, c) => sum + c.sent + c.output, 0),
@@ -249,6 +256,9 @@ export function runTotals(record: RunRecord): RunTotals {
     ...usage,
     counted: calls.length > 0 && calls.every((c) => c.counted) && parent.counted,
     agents: new Set(calls.map((c) => c.agent)).size,
+    subagentsRead: view.subagents.reduce((sum, a) => sum + agentFigures(a).contextTokens, 0),
+    cameBack: view.subagents.reduce((sum, a) => sum + estimateTokens(a.summary?.length ?? 0), 0),
+    overhead: estimateTokens(overheadChars(record.settings, 0)),
   };
 }
 
