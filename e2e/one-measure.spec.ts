@@ -14,6 +14,9 @@ function tokensIn(text: string): number {
   return Number(match[1].replaceAll(',', ''));
 }
 
+/** The prompt that explores more (src/ui/sample-prompts.ts), as the Comparison offers it. */
+const EXPLORES = 'Delegate: read every file of this project and tell me in one sentence what it is';
+
 const comparison = (page: Page) => page.getByRole('region', { name: 'Comparison' });
 
 /** The parent's context as each place on screen shows it. */
@@ -95,9 +98,9 @@ test('after prompt 1 and Compare, the parent’s context is one number wherever 
   await page.keyboard.press('Escape');
 
   // The prompt that explores more: the screen names it, and the saving grows; no tutorial figure.
-  await expect(region).toContainText(`compare a prompt that explores more: “${PROMPTS.summarisePy}”`);
+  await expect(region).toContainText(`compare a prompt that explores more: “${EXPLORES}”`);
   await region.getByRole('button', { name: 'Compare the prompt that explores more' }).click();
-  await expect(region.locator('q')).toHaveText(PROMPTS.summarisePy);
+  await expect(region.locator('q')).toHaveText(EXPLORES);
   await expect(region).toContainText('This prompt explores more', { timeout: 30_000 });
   const second = await savings(page);
   expect(second.shown).toBe(second.fromTable);

@@ -10,7 +10,7 @@ import { runTotals, type RunTotals } from '../run/measures';
 import type { ContextMode, RunRecord, RunStatus } from '../run/record';
 import type { SampleName } from '../sandbox/samples';
 import { LANGUAGES } from '../settings/language';
-import { samplePrompts } from './sample-prompts';
+import { exploresMore, samplePrompts } from './sample-prompts';
 
 export interface ComparedRun {
   mode: ContextMode;
@@ -56,6 +56,9 @@ export class Comparison {
     const sample = this.runs[0]?.record.settings.sample;
     return sample ? sampleNumber(this.prompt, sample) : null;
   });
+
+  /** The prompt compared is the one that explores more (in any of the screen's languages). */
+  exploring = $derived(LANGUAGES.some((language) => exploresMore(language) === this.prompt.trim()));
 
   readonly #target: Comparable;
   #stopped = false;
