@@ -1,15 +1,13 @@
 /**
- * The sizes the screen compares: how big each array is, as it would be sent, and how many tokens
- * that is (the API's count when a real model answered, else an estimate).
+ * The sizes the screen compares: how big each array is, as it would be sent, and its context in
+ * tokens, by the one measure (./context.ts).
  */
 import type { Message } from '../core/messages';
+import { contextTokens, estimateTokens } from './context';
 import type { AgentView, RunView } from './reduce';
 import { messageChars } from './size';
 
-/** A rough token estimate for text the API has not counted: about four characters a token. */
-export function estimateTokens(chars: number): number {
-  return Math.ceil(chars / 4);
-}
+export { estimateTokens } from './context';
 
 /** The size of a messages array as it would be sent: its JSON text. */
 export function arrayChars(messages: readonly Message[]): number {
@@ -20,23 +18,19 @@ export function arrayChars(messages: readonly Message[]): number {
 
 export interface AgentFigures {
   chars: number;
-  /** The estimate from the array's characters. */
+  /** The estimate from the array's characters alone. */
   tokens: number;
-  /** The size to compare agents by: what the API counted last, else the estimate. */
+  /** Its context, the one measure every figure on screen shows (./context.ts). */
   contextTokens: number;
+  /** A real model counted it; else it is an estimate, marked `~`. */
   counted: boolean;
 }
 
 /** An agent's sizes: read from the view (its `chars` is kept as messages come), never summed. */
 export function agentFigures(agent: AgentView): AgentFigures {
   const chars = agent.chars;
-  const tokens = estimateTokens(chars);
-  return {
-    chars,
-    tokens,
-    contextTokens: agent.lastInputTokens ?? tokens,
-    counted: agent.lastInputTokens !== null,
-  };
+  const context = contextTokens(agent.meter, chars);
+  return { chars, tokens: estimateTokens(chars), contextTokens: context.tokens, counted: context.counted };
 }
 
 /** Index of the message that holds the final text a subagent returned, or -1. */

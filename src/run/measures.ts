@@ -3,14 +3,25 @@
  * "Context per model call"), every worker's life with its model and tool calls (the "Workers
  * timeline"), and a run's totals (the comparison). Pure functions of the record, like the view.
  *
- * A call's context is its request's input tokens: the API's count (input plus both cache fields)
- * when a real model answered, else an estimate from the array's characters (docs/protocol.md).
+ * A call's context is its agent's context once it replied, by the one measure (./context.ts,
+ * docs/protocol.md); what it sent is kept beside it for the cost.
  */
 import type { AgentId, Message } from '../core/messages';
-import { estimateTokens } from './figures';
+import {
+  contextOf,
+  contextTokens,
+  counted,
+  depthOf,
+  estimateTokens,
+  newMeter,
+  overheadChars,
+  replied,
+  type Meter,
+} from './context';
+import { agentFigures } from './figures';
 import { messageChars } from './size';
-import type { RecordEvent, RunRecord } from './record';
-import { contextOf, type RunView } from './reduce';
+import type { RecordEvent, RunRecord, RunSettings } from './record';
+import { reduceAll, type RunView } from './reduce';
 
 export interface CallPoint {
   /** 1, 2, ... in the order calls were made across all agents. */
@@ -18,9 +29,15 @@ export interface CallPoint {
   agent: AgentId;
   /** The agent's own call number. */
   call: number;
-  /** Input tokens of the request (counted or estimated). */
+  /** What the request sent, in tokens (counted, or estimated like its context). */
+  sent: number;
+  /**
+   * The agent's context once the call replied, by the one measure (./context.ts): what its next
+   * call would send. While the call runs, what it sent.
+   */
   context: number;
   output: number;
+  /** A real model counted it; else it is an estimate. */
   counted: boolean;
   /** Index in the record of the call's `model_start`. */
   event: number;
@@ -73,9 +90,9 @@ export interface WorkerRow {
 }
 
 export interface RunTotals {
-  /** The parent's context at the end: the context of its last call. */
+  /** The parent's context at the end, by the one measure (./context.ts), as the header shows it. */
   parentContext: number;
-  /** Every call's context plus output, summed over all agents. */
+  /** Every call's input (what it sent) plus output, summed over all agents. */
   cost: number;
   calls: number;
   input: number;
@@ -84,25 +101,45 @@ export interface RunTotals {
   cacheCreation: number;
   counted: boolean;
   agents: number;
+  /** What drove the saving: the subagents' contexts when they returned, summed (what they read). */
+  subagentsRead: number;
+  /** What came back to their callers: the final texts, estimated. */
+  cameBack: number;
+  /** The parent's system prompt and tools, estimated: sent with every call whatever the mode. */
+  overhead: number;
 }
 
-/** Every model call of a record, with its context. */
+/** Every model call of a record, with what it sent and the agent's context once it replied. */
 export function modelCalls(record: RunRecord): { calls: CallPoint[]; tasks: TaskSpan[] } {
-  const counted = record.settings.provider === 'anthropic';
+  let real = record.settings.provider === 'anthropic';
+  let settings: RunSettings = record.settings;
   // Each agent's array as running sums of its messages' sizes: sums[i] = chars of messages 0..i-1.
   const sums = new Map<AgentId, number[]>([['parent', [0]]]);
+  const meters = new Map<AgentId, Meter>([['parent', newMeter(overheadChars(settings, 0))]]);
+  const from = new Map<AgentId, AgentId>();
   const sized = (messages: readonly Message[]) => {
     const out = [0];
     for (const m of messages) out.push(out[out.length - 1] + messageChars(m));
     return out;
   };
+  const now = (agent: AgentId) =>
+    contextTokens(meters.get(agent) ?? newMeter(0), sums.get(agent)?.at(-1) ?? 0);
   const open = new Map<AgentId, CallPoint>();
   const calls: CallPoint[] = [];
   const tasks: TaskSpan[] = [];
   record.events.forEach((event, i) => {
     switch (event.type) {
+      case 'run': {
+        settings = event.settings;
+        real = settings.provider === 'anthropic';
+        const meter = meters.get('parent')!;
+        meters.set('parent', { ...meter, overhead: overheadChars(settings, 0) });
+        break;
+      }
       case 'spawn':
         sums.set(event.agent, sized(event.messages));
+        from.set(event.agent, event.from);
+        meters.set(event.agent, newMeter(overheadChars(settings, depthOf(event.agent, from))));
         tasks.push({
           agent: event.agent,
           from: event.from,
@@ -124,18 +161,26 @@ export function modelCalls(record: RunRecord): { calls: CallPoint[]; tasks: Task
         sum.length = event.index + 1;
         sum.push(sum[event.index] + messageChars(event.message));
         sums.set(event.agent, sum);
+        if (event.message.role !== 'assistant') break;
+        const meter = meters.get(event.agent);
+        if (meter) meters.set(event.agent, replied(meter, sum[sum.length - 1]));
+        const last = calls.findLast((c) => c.agent === event.agent);
+        if (!last) break;
         // An estimated call's output is the size of the response it appended.
-        const last =
-          event.message.role === 'assistant' ? calls.findLast((c) => c.agent === event.agent) : undefined;
-        if (last && !last.counted) last.output = estimateTokens(messageChars(event.message));
+        if (!last.counted) last.output = estimateTokens(messageChars(event.message));
+        const context = now(event.agent);
+        last.context = context.tokens;
+        last.counted = last.counted && context.counted;
         break;
       }
       case 'model_start': {
+        const context = now(event.agent);
         const point: CallPoint = {
           n: calls.length + 1,
           agent: event.agent,
           call: event.call,
-          context: estimateTokens(sums.get(event.agent)?.at(-1) ?? 0),
+          sent: context.tokens,
+          context: context.tokens,
           output: 0,
           counted: false,
           event: i,
@@ -151,11 +196,15 @@ export function modelCalls(record: RunRecord): { calls: CallPoint[]; tasks: Task
         if (!point) break;
         open.delete(event.agent);
         point.end = event.t;
-        if (counted && event.usage) {
-          point.context = contextOf(event.usage);
-          point.output = event.usage.output_tokens;
-          point.counted = true;
-        }
+        const meter = meters.get(event.agent);
+        if (!real || !event.usage || !meter) break;
+        const next = counted(meter, event.usage);
+        meters.set(event.agent, next);
+        if (!next.count) break; // not a full count: this agent is estimated
+        point.sent = contextOf(event.usage);
+        point.output = event.usage.output_tokens;
+        point.context = point.sent + point.output;
+        point.counted = true;
         break;
       }
       default:
@@ -198,13 +247,18 @@ export function runTotals(record: RunRecord): RunTotals {
       usage.cacheCreation += event.usage.cache_creation_input_tokens ?? 0;
     }
   }
+  const view = reduceAll(record.events);
+  const parent = agentFigures(view.parent);
   return {
-    parentContext: parentCalls.at(-1)?.context ?? 0,
-    cost: calls.reduce((sum, c) => sum + c.context + c.output, 0),
+    parentContext: parentCalls.length ? parent.contextTokens : 0,
+    cost: calls.reduce((sum, c) => sum + c.sent + c.output, 0),
     calls: calls.length,
     ...usage,
-    counted: calls.length > 0 && calls.every((c) => c.counted),
+    counted: calls.length > 0 && calls.every((c) => c.counted) && parent.counted,
     agents: new Set(calls.map((c) => c.agent)).size,
+    subagentsRead: view.subagents.reduce((sum, a) => sum + agentFigures(a).contextTokens, 0),
+    cameBack: view.subagents.reduce((sum, a) => sum + estimateTokens(a.summary?.length ?? 0), 0),
+    overhead: estimateTokens(overheadChars(record.settings, 0)),
   };
 }
 
@@ -381,7 +435,7 @@ function sumsOf(calls: readonly CallPoint[]): Map<AgentId, AgentSums> {
     if (!agent) sums.set(call.agent, (agent = { events: [], input: [0], output: [0], uncounted: [0] }));
     const i = agent.events.length;
     agent.events.push(call.event);
-    agent.input.push(agent.input[i] + call.context);
+    agent.input.push(agent.input[i] + call.sent);
     agent.output.push(agent.output[i] + call.output);
     agent.uncounted.push(agent.uncounted[i] + (call.counted ? 0 : 1));
   }

@@ -14,6 +14,7 @@ import type { AgentId, AssistantBlock, Message, Usage } from '../core/messages';
 import type { StreamEvent } from '../core/model';
 import type { FileChange } from '../sandbox/sandbox';
 import { messageChars } from './size';
+import { contextOf, counted as countedCall, newMeter, overheadChars, replied, type Meter } from './context';
 import { copied, List } from './list';
 import type { ColumnState, RunEvent, RunSettings, RunStatus } from './record';
 
@@ -39,6 +40,8 @@ export interface AgentView {
   readonly usage: Usage | null;
   /** Input tokens of the latest counted call: the size of the context the model last saw. */
   readonly lastInputTokens: number | null;
+  /** What its context is measured from with `chars` (./context.ts: the one measure on screen). */
+  readonly meter: Meter;
   readonly limitReached: boolean;
 }
 
@@ -106,6 +109,7 @@ function agentState(id: AgentId, init: Partial<AgentState> = {}): AgentState {
     calls: 0,
     usage: null,
     lastInputTokens: null,
+    meter: newMeter(overheadChars(null, 0)),
     limitReached: false,
     ...init,
   };
@@ -223,6 +227,18 @@ function updateAgent(state: RunState, id: AgentId, update: (agent: AgentState) =
   return { ...state, subagents };
 }
 
+/** How deep an agent sits: 0 for the parent, 1 for its subagents, and so on. */
+function depthIn(state: RunState, id: AgentId): number {
+  let depth = 0;
+  for (
+    let agent = agentOf(state, id);
+    agent && agent.id !== 'parent';
+    agent = agentOf(state, agent.from ?? 'parent')
+  )
+    depth++;
+  return depth;
+}
+
 function agentOf(state: RunState, id: AgentId): AgentState | undefined {
   return id === 'parent' ? state.parent : state.subagents.find((a) => a.id === id);
 }
@@ -257,10 +273,7 @@ function addUsage(sum: Usage | null, usage: Usage): Usage {
   };
 }
 
-/** The context a call's usage counts: input plus both cache fields (docs/protocol.md, the saving). */
-export function contextOf(usage: Usage): number {
-  return usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
-}
+export { contextOf } from './context';
 
 /**
  * Applies one streamed event to a draft response. The draft is copied (one response's blocks);
@@ -341,8 +354,12 @@ export function reduce(state: RunState, event: RunEvent): RunState {
 
 function apply(state: RunState, event: RunEvent): RunState {
   switch (event.type) {
-    case 'run':
-      return { ...state, settings: event.settings, retrying: null };
+    case 'run': {
+      // The parent's system prompt and tools follow the prompt's context mode.
+      const overhead = overheadChars(event.settings, 0);
+      const parent = { ...state.parent, meter: { ...state.parent.meter, overhead } };
+      return { ...state, settings: event.settings, retrying: null, parent };
+    }
     case 'status':
       return setStatus(state, event.status);
     case 'spawn':
@@ -357,6 +374,7 @@ function apply(state: RunState, event: RunEvent): RunState {
             description: event.description,
             messages: List.of(event.messages),
             sizes: sizesOf(event.messages),
+            meter: newMeter(overheadChars(state.settings, depthIn(state, event.from) + 1)),
             state: 'starting',
           }),
         ],
@@ -380,13 +398,17 @@ function apply(state: RunState, event: RunEvent): RunState {
     case 'sandbox':
       return { ...state, marks: List.of() };
     case 'message':
-      return updateAgent(state, event.agent, (a) => ({
-        ...a,
-        messages: a.messages.put(event.index, event.message),
-        sizes: a.sizes.put(event.index, (a.sizes.at(event.index - 1) ?? 0) + messageChars(event.message)),
-        draft: event.message.role === 'assistant' ? null : a.draft,
-        cutOff: event.message.role === 'user' && event.index === 0 ? null : a.cutOff,
-      }));
+      return updateAgent(state, event.agent, (a) => {
+        const chars = (a.sizes.at(event.index - 1) ?? 0) + messageChars(event.message);
+        return {
+          ...a,
+          messages: a.messages.put(event.index, event.message),
+          sizes: a.sizes.put(event.index, chars),
+          meter: event.message.role === 'assistant' ? replied(a.meter, chars) : a.meter,
+          draft: event.message.role === 'assistant' ? null : a.draft,
+          cutOff: event.message.role === 'user' && event.index === 0 ? null : a.cutOff,
+        };
+      });
     case 'model_start': {
       const agent = agentOf(state, event.agent);
       if (!agent || ended(state, agent)) return state;
@@ -413,6 +435,7 @@ function apply(state: RunState, event: RunEvent): RunState {
         ...a,
         usage: addUsage(a.usage, counted),
         lastInputTokens: contextOf(counted),
+        meter: countedCall(a.meter, counted),
       }));
     }
     case 'limit_reached':

@@ -8,6 +8,9 @@
  */
 import { runTotals, type RunTotals } from '../run/measures';
 import type { ContextMode, RunRecord, RunStatus } from '../run/record';
+import type { SampleName } from '../sandbox/samples';
+import { LANGUAGES } from '../settings/language';
+import { exploresMore, samplePrompts } from './sample-prompts';
 
 export interface ComparedRun {
   mode: ContextMode;
@@ -47,6 +50,15 @@ export class Comparison {
     if (!isolated || !none || none.totals.parentContext === 0) return null;
     return savingOf(isolated.totals, none.totals);
   });
+
+  /** Which sample prompt (1 to 3, in any of the screen's languages) was compared, or null. */
+  promptNumber = $derived.by(() => {
+    const sample = this.runs[0]?.record.settings.sample;
+    return sample ? sampleNumber(this.prompt, sample) : null;
+  });
+
+  /** The prompt compared is the one that explores more (in any of the screen's languages). */
+  exploring = $derived(LANGUAGES.some((language) => exploresMore(language) === this.prompt.trim()));
 
   readonly #target: Comparable;
   #stopped = false;
@@ -112,4 +124,14 @@ export class Comparison {
 /** 1 - isolated / none, in whole percent (docs/protocol.md). */
 export function savingOf(isolated: RunTotals, none: RunTotals): number {
   return Math.round((1 - isolated.parentContext / none.parentContext) * 100);
+}
+
+/** Which sample prompt `prompt` is (1 to 3) for `sample`, in any language, or null. */
+export function sampleNumber(prompt: string, sample: SampleName): number | null {
+  const text = prompt.trim();
+  for (const language of LANGUAGES) {
+    const i = samplePrompts(sample, language).indexOf(text);
+    if (i >= 0) return i + 1;
+  }
+  return null;
 }

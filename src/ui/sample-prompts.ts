@@ -30,3 +30,19 @@ const PROMPTS: Record<Language, (ext: string) => string[]> = {
 export function samplePrompts(sample: SampleName, language: Language = 'en'): string[] {
   return PROMPTS[language](sample === 'typescript' ? '.ts' : '.py');
 }
+
+/**
+ * The prompt that explores more (the Comparison offers it): every file of the sample is read and
+ * one sentence comes back, so isolation saves most. The demo model understands it in each language
+ * (`briefOf` in src/models/demo/language.ts).
+ */
+const EXPLORES_MORE: Record<Language, string> = {
+  en: 'Delegate: read every file of this project and tell me in one sentence what it is',
+  zh: '委派：读取这个项目的所有文件，用一句话告诉我它是什么',
+  ja: '委任：このプロジェクトのすべてのファイルを読んで、それが何か一文で教えて',
+};
+
+/** The prompt that explores more, in `language`. */
+export function exploresMore(language: Language = 'en'): string {
+  return EXPLORES_MORE[language];
+}

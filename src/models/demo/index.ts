@@ -22,6 +22,7 @@
  *   ──────                                   ─────────────────────────────────────────
  *   framework: task ─► relay the verdict     list files ─► read deps, config, tests + grep ─► report
  *   summarize: task ─► relay a short list    find *.py ─► read them (batches) ─► one bullet per file
+ *     "... in one sentence": relay it          list ─► read every file (batches) ─► one line
  *   create:    task ─► read both files ─►    list ─► read config + a test ─► write module + test
  *              run the test ─► verdict                                      ─► report the paths
  *   other:     task ─► relay + say what      list ─► read README, manifest, entry ─► describe

@@ -108,6 +108,15 @@ export function intentOf(text: string): Intent {
   return 'explore';
 }
 
+/**
+ * Whether a prompt asks for the whole answer in one line or sentence ("read every file and tell me
+ * in one sentence what it is"): the subagent then reads every file and returns one line, the way
+ * to see isolation save most (the parent keeps the line, a single agent every file).
+ */
+export function briefOf(text: string): boolean {
+  return /\bin one (?:line|sentence)\b|一句话|一行|一文で|一行で/i.test(text);
+}
+
 /** Languages named in words, for "summarize every Python file" / 「所有 Python 文件」. */
 const LANGUAGE_NAMES: ReadonlyArray<{ ext: string; pattern: RegExp }> = [
   { ext: 'py', pattern: /\bpython\b/i },

@@ -3,7 +3,7 @@
  * in the user's language; for `create` it verifies the new module itself (verify.ts). With no
  * `task` tool (context mode `none`) it takes the subagent's steps itself, in its own array.
  */
-import { extensionOf, type Intent, intentOf, LANGS } from './language';
+import { briefOf, extensionOf, type Intent, intentOf, LANGS } from './language';
 import { clip } from './summaries';
 import { DEMO_TEXT, textFor } from './say';
 import type { DemoText } from './text';
@@ -67,7 +67,11 @@ function delegate(t: DemoText, turn: Turn, intent: Intent): Plan {
     case 'framework':
       return task(t.frameworkTask.say, t.frameworkTask.description(), t.frameworkTask.prompt());
     case 'summarize':
-      return task(t.summarizeTask.say, t.summarizeTask.description(ext), t.summarizeTask.prompt(ext));
+      return task(
+        t.summarizeTask.say,
+        t.summarizeTask.description(ext),
+        briefOf(turn.prompt) && !ext ? t.summarizeTask.briefPrompt() : t.summarizeTask.prompt(ext),
+      );
     case 'create':
       return task(t.createTask.say, t.createTask.description(), t.createTask.prompt());
     default: {

@@ -175,6 +175,7 @@ function parent(lang: Lang) {
       say: say('summarizeTask.say'),
       description: (ext: string | undefined) => say('summarizeTask.description', { kind: kind(ext, true) }),
       prompt: (ext: string | undefined) => say('summarizeTask.prompt', { kind: kind(ext) }),
+      briefPrompt: () => say('summarizeTask.briefPrompt'),
     },
     createTask: {
       say: say('createTask.say'),
@@ -314,6 +315,13 @@ function subagent(lang: Lang) {
     projectHeading: say('projectHeading'),
     fileCounts: (files: number, language: string, sources: number, tests: number) =>
       say('fileCounts', {
+        files: say('fileCountsFiles', { count: files }),
+        language,
+        sources: say('fileCountsSources', { count: sources }),
+        tests: say('fileCountsTests', { count: tests }),
+      }),
+    briefLine: (files: number, language: string, sources: number, tests: number) =>
+      say('briefLine', {
         files: say('fileCountsFiles', { count: files }),
         language,
         sources: say('fileCountsSources', { count: sources }),

@@ -2,7 +2,7 @@
  * The demo model's subagent: from its task prompt (written by the parent) and its tool results,
  * the next step of finding the framework, summarizing files, creating a module or exploring.
  */
-import { extensionOf, intentOf } from './language';
+import { briefOf, extensionOf, intentOf } from './language';
 import { checkModuleAgainstTest } from './module-check';
 import { planModule } from './new-module';
 import {
@@ -120,6 +120,8 @@ const SUMMARY_BULLET = /^- `[^`]+`/;
 function summarizeFiles(t: DemoText, turn: Turn, tools: Set<string>): Plan {
   const [first, ...rest] = turn.prompt.split('\n');
   const ext = extensionOf(first);
+  // Asked for one line about the whole project: every file is read, tests and configuration too.
+  const brief = briefOf(turn.prompt) && !ext;
   const findCommand = ext ? `find . -name '*.${ext}' -not -path '*/node_modules/*' | sort` : LIST_COMMAND;
   // A part handed over by another subagent names its files: there is nothing to look for.
   const given = rest.flatMap((line) => /^- (\S+)$/.exec(line.trim())?.[1] ?? []);
@@ -128,12 +130,18 @@ function summarizeFiles(t: DemoText, turn: Turn, tools: Set<string>): Plan {
   if (!given.length) {
     if (steps.length === 0) return { text: t.findFirst(ext), calls: [bashCall(findCommand)] };
     const listed = parseListing(steps[0].find((c) => c.name === 'bash')?.output);
-    files = ext ? listed.filter((f) => f.endsWith(`.${ext}`)) : sourceFiles(listed, detectLanguage(listed));
+    files = ext
+      ? listed.filter((f) => f.endsWith(`.${ext}`))
+      : brief
+        ? listed
+        : sourceFiles(listed, detectLanguage(listed));
     steps = steps.slice(1);
   }
   // Allowed to delegate, it hands the second half of the files to a subagent of its own, once.
   const handed =
-    !given.length && tools.has('task') && files.length >= 2 ? files.slice(Math.ceil(files.length / 2)) : [];
+    !brief && !given.length && tools.has('task') && files.length >= 2
+      ? files.slice(Math.ceil(files.length / 2))
+      : [];
   if (handed.length) {
     if (steps.length === 0) {
       const description = t.split.description(handed.length);
@@ -160,6 +168,13 @@ function summarizeFiles(t: DemoText, turn: Turn, tools: Set<string>): Plan {
     return {
       text: isError(output) ? t.cannotList(clip(output ?? 'no output', 300)) : t.noneFound(ext, findCommand),
     };
+  }
+  if (brief) {
+    const language = detectLanguage(files);
+    const sources = sourceFiles(files, language);
+    const tests = sources.filter((f) => isTestFile(f, language)).length;
+    const line = t.briefLine(files.length, languageName(language), sources.length - tests, tests);
+    return { text: [line, t.readStats(reads.size, chars(totalChars(reads)))].join('\n') };
   }
   const bullets = batches.flat().map((path) => {
     const text = reads.get(path);

@@ -112,7 +112,12 @@ export interface DemoText {
   noResult: (result: string) => string;
   demoNote: string;
   frameworkTask: TaskText;
-  summarizeTask: TaskText<[ext: string | undefined]>;
+  summarizeTask: TaskText<[ext: string | undefined]> & {
+    /** The task when the user asked for one line: read every file, return one line. */
+    briefPrompt: () => string;
+  };
+  /** A brief report's line: what the project is, from every file read. */
+  briefLine: (files: number, language: string, sources: number, tests: number) => string;
   createTask: TaskText;
   exploreTask: TaskText<[userPrompt: string]>;
   contextNote: (read: { files: number; chars: string } | undefined, reportChars: string) => string;
