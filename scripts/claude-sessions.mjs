@@ -248,7 +248,7 @@ export function sidechainSession() {
 export function bigSession(megabytes = 50) {
   // Three subagents, each `reads` reads of `padding` characters (a read is about padding + 600 bytes).
   const padding = 20_000;
-  const reads = Math.ceil((megabytes * 1024 * 1024) / 3 / (padding + 700));
+  const reads = Math.floor((megabytes * 1024 * 1024) / 3 / (padding + 1900));
   return claudeSession({ withThird: true, padding, reads });
 }
 

@@ -1,14 +1,22 @@
 /**
  * Opens a Claude Code session: its files go to a worker of their own (src/workers/session/), which
- * converts them into a run record off the page's thread; the record that comes back is checked
- * like any imported run (src/run/check.ts) before anything shows it.
+ * converts them into a run record and checks it like any imported run (src/run/check.ts), both off
+ * the page's thread; what comes back is checked to be that answer before anything shows it.
  */
 import * as Comlink from 'comlink';
-import { checkRecord } from '../run/check';
 import { SessionError, type SessionProblem } from '../run/claude-code';
-import type { RunRecord } from '../run/record';
+import { RECORD_FORMAT, RECORD_VERSION, type RunRecord } from '../run/record';
 import type { SessionInput, SessionWorkerApi } from '../workers/session/protocol';
 import SessionWorker from '../workers/session/session.ts?worker';
+
+/** The problems a sentence exists for (src/ui/locales, `sessions.problem`). */
+const PROBLEMS = new Set<unknown>([
+  'missingSubagent',
+  'noParent',
+  'unlinked',
+  'brokenLines',
+  'severalSessions',
+]);
 
 /** The largest session opened, all its files together. */
 export const MAX_SESSION_BYTES = 200 * 1024 * 1024;
@@ -39,7 +47,15 @@ export async function readSession(
       failed,
     ]);
     if (!answer.ok) throw new SessionError(answer.code, answer.params);
-    return { record: checkRecord(answer.opened.record), problems: answer.opened.problems };
+    const { record, problems } = answer.opened;
+    if (
+      record?.format !== RECORD_FORMAT ||
+      record.version !== RECORD_VERSION ||
+      !Array.isArray(record.events)
+    ) {
+      throw new Error('the session worker answered something other than a run');
+    }
+    return { record, problems: problems.filter((p) => PROBLEMS.has(p?.code)) };
   } finally {
     worker.terminate();
   }

@@ -4,6 +4,7 @@
  * the page how far it got. One worker per opening; the page terminates it after the answer.
  */
 import * as Comlink from 'comlink';
+import { checkRecord } from '../../run/check';
 import { sessionRecord, SessionError, type SessionFile } from '../../run/claude-code';
 import type { SessionAnswer, SessionInput, SessionWorkerApi } from './protocol';
 
@@ -25,7 +26,8 @@ const api: SessionWorkerApi = {
         read += n;
         onProgress(total / 2 + (read / chars) * (total / 2), total);
       });
-      return { ok: true, opened };
+      // Checked here as any imported run is (shape and story), off the page's thread too.
+      return { ok: true, opened: { ...opened, record: checkRecord(opened.record) } };
     } catch (error) {
       if (error instanceof SessionError) return { ok: false, code: error.code, params: error.params };
       throw error;
