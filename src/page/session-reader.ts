@@ -6,6 +6,7 @@
 import * as Comlink from 'comlink';
 import { SessionError, type SessionProblem } from '../run/claude-code';
 import { RECORD_FORMAT, RECORD_VERSION, type RunRecord } from '../run/record';
+import { knownChars } from '../run/size';
 import type { SessionInput, SessionWorkerApi } from '../workers/session/protocol';
 import SessionWorker from '../workers/session/session.ts?worker';
 
@@ -55,6 +56,10 @@ export async function readSession(
     ) {
       throw new Error('the session worker answered something other than a run');
     }
+    record.events.forEach((event, i) => {
+      const chars = answer.chars[i];
+      if (event.type === 'message' && Number.isInteger(chars) && chars >= 0) knownChars(event.message, chars);
+    });
     return { record, problems: problems.filter((p) => PROBLEMS.has(p?.code)) };
   } finally {
     worker.terminate();

@@ -15,7 +15,8 @@ export interface SessionInput {
 }
 
 export type SessionAnswer =
-  | { ok: true; opened: OpenedSession }
+  /** `chars[i]`: the size of event i's message (src/run/size.ts), measured here; -1 for other events. */
+  | { ok: true; opened: OpenedSession; chars: number[] }
   | { ok: false; code: 'noSession' | 'empty'; params: Record<string, string | number> };
 
 export interface SessionWorkerApi {

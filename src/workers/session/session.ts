@@ -6,6 +6,7 @@
 import * as Comlink from 'comlink';
 import { checkRecord } from '../../run/check';
 import { sessionRecord, SessionError, type SessionFile } from '../../run/claude-code';
+import { messageChars } from '../../run/size';
 import type { SessionAnswer, SessionInput, SessionWorkerApi } from './protocol';
 
 const api: SessionWorkerApi = {
@@ -19,15 +20,19 @@ const api: SessionWorkerApi = {
       done += input.file.size / 2;
       onProgress(done, total);
     }
-    const chars = files.reduce((sum, file) => sum + file.text.length, 0) || 1;
+    const textChars = files.reduce((sum, file) => sum + file.text.length, 0) || 1;
     let read = 0;
     try {
       const opened = sessionRecord(files, (n) => {
         read += n;
-        onProgress(total / 2 + (read / chars) * (total / 2), total);
+        onProgress(total / 2 + (read / textChars) * (total / 2), total);
       });
       // Checked here as any imported run is (shape and story), off the page's thread too.
-      return { ok: true, opened: { ...opened, record: checkRecord(opened.record) } };
+      const record = checkRecord(opened.record);
+      const chars = record.events.map((event) =>
+        event.type === 'message' ? messageChars(event.message) : -1,
+      );
+      return { ok: true, opened: { ...opened, record }, chars };
     } catch (error) {
       if (error instanceof SessionError) return { ok: false, code: error.code, params: error.params };
       throw error;
