@@ -33,6 +33,7 @@
  *
  * Usage: npm run bench   (builds, serves on 127.0.0.1:41732, runs, stops the server)
  *        npm run bench -- records   (the record shapes alone)
+ *        npm run bench -- session   (the 50 MB Claude Code session alone)
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,13 +48,14 @@ import { bigRecord, parentCallsRecord, recordShapes } from './records.mjs';
 import { relayTtfb } from './relay-ttfb.mjs';
 import { serveStatic } from './serve-static.mjs';
 import { viewerBench } from './viewer-bench.mjs';
+import { sessionBench } from './session-bench.mjs';
 import { fanoutBench } from './fanout-bench.mjs';
 
 const PORT = Number(process.env.BENCH_PORT ?? 41732);
-/** `records`: only the big record shapes; `fanout`: only the 340-subagent run. */
+/** `records`: only the big record shapes; `fanout`: only the 340-subagent run; `session`: only the 50 MB session. */
 const ONLY = process.argv[2] ?? null;
-if (ONLY !== null && ONLY !== 'records' && ONLY !== 'fanout')
-  throw new Error(`unknown bench part "${ONLY}" (known: records, fanout)`);
+if (ONLY !== null && ONLY !== 'records' && ONLY !== 'fanout' && ONLY !== 'session')
+  throw new Error(`unknown bench part "${ONLY}" (known: records, fanout, session)`);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const PROMPT = 'Use a subtask to find what testing framework this project uses';
 
@@ -246,7 +248,17 @@ async function bigShapes(browser) {
 }
 
 const results = {};
-if (ONLY === 'fanout') {
+if (ONLY === 'session') {
+  const browser = await chromium.launch(await chromiumLaunchOptions(['--no-sandbox', '--disable-gpu']));
+  console.log('bench: a 50 MB Claude Code session');
+  results.claudeSession50MB = await sessionBench(browser, URL_BASE, 3);
+  await browser.close();
+  console.log(JSON.stringify(results, null, 2));
+  console.log(
+    `\nTarget check:\n  50 MB session: shown in ${results.claudeSession50MB.shownMedianMs} ms (target 2000)`,
+  );
+  process.exit(0);
+} else if (ONLY === 'fanout') {
   const browser = await chromium.launch(await chromiumLaunchOptions(['--no-sandbox', '--disable-gpu']));
   console.log('bench: 340 subagents, 8 at once');
   results.fanout = await fanoutBench(browser, URL_BASE);
@@ -694,6 +706,10 @@ if (ONLY === 'fanout') {
   console.log('bench: the file viewer on a 30 MB file');
   // 8. The page's longest task while the viewer opens a 30 MB file and reads it on as it scrolls.
   results.fileViewer30MB = await viewerBench(browser, URL_BASE, 3);
+
+  console.log('bench: a 50 MB Claude Code session');
+  // 9. A 50 MB Claude Code session opened from its files: read in a worker, shown (target 2 s).
+  results.claudeSession50MB = await sessionBench(browser, URL_BASE, 3);
 
   await browser.close();
 }

@@ -73,7 +73,7 @@ const PageEventSchemas = [
   v.object({
     type: v.literal('agent_state'),
     agent: AgentSchema,
-    state: v.picklist(['discarded', 'stopped', 'failed']),
+    state: v.picklist(['discarded', 'stopped', 'failed', 'missing']),
     summary: v.optional(text),
   }),
   v.object({

@@ -51,7 +51,7 @@ export interface TaskSpan {
   /** The call number (CallPoint.n) after which it started, and after which it returned. */
   startAfter: number;
   endAfter: number | null;
-  state: 'running' | 'discarded' | 'stopped' | 'failed';
+  state: 'running' | 'discarded' | 'stopped' | 'failed' | 'missing';
 }
 
 export interface Segment {
@@ -260,6 +260,47 @@ export function runTotals(record: RunRecord): RunTotals {
     cameBack: view.subagents.reduce((sum, a) => sum + estimateTokens(a.summary?.length ?? 0), 0),
     overhead: estimateTokens(overheadChars(record.settings, 0)),
   };
+}
+
+/** 1 - isolated / none, in whole percent (docs/protocol.md): the saving Compare shows. */
+export function savingOf(
+  isolated: Pick<RunTotals, 'parentContext'>,
+  none: Pick<RunTotals, 'parentContext'>,
+): number {
+  return Math.round((1 - isolated.parentContext / none.parentContext) * 100);
+}
+
+/** What isolation saved in one run with subagents (an opened Claude Code session). */
+export interface RunSaving {
+  /** The parent's context at the end, as it ran. */
+  isolated: number;
+  /** What it would hold had it done its subagents' work itself. */
+  none: number;
+  /** savingOf(isolated, none), in percent. */
+  saving: number;
+}
+
+/**
+ * The saving of isolation in one run, counted as Compare counts it, without a second run: the
+ * parent's context at the end (`runTotals`), against that context plus what each subagent's
+ * context grew by while it worked (its context after its last call, less what its first call
+ * sent: the task prompt it started from is in the parent's array already). Null without a
+ * subagent call or a parent call.
+ */
+export function runSaving(record: RunRecord): RunSaving | null {
+  const { calls } = modelCalls(record);
+  const isolated = calls.findLast((c) => c.agent === 'parent')?.context ?? 0;
+  const first = new Map<AgentId, CallPoint>();
+  const last = new Map<AgentId, CallPoint>();
+  for (const call of calls) {
+    if (call.agent === 'parent') continue;
+    if (!first.has(call.agent)) first.set(call.agent, call);
+    last.set(call.agent, call);
+  }
+  if (isolated === 0 || last.size === 0) return null;
+  let none = isolated;
+  for (const [agent, end] of last) none += Math.max(0, end.context - first.get(agent)!.sent);
+  return { isolated, none, saving: savingOf({ parentContext: isolated }, { parentContext: none }) };
 }
 
 /** Every worker of a record, from created (or the record's start) to terminated, with its calls. */

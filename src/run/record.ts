@@ -45,7 +45,8 @@ export interface RunSettings {
   limits: LoopLimits;
 }
 
-export type ColumnState = 'idle' | 'starting' | 'running' | 'discarded' | 'stopped' | 'failed';
+/** `missing`: an opened session names this subagent, but its transcript was not among the files. */
+export type ColumnState = 'idle' | 'starting' | 'running' | 'discarded' | 'stopped' | 'failed' | 'missing';
 
 export type WorkerPhase = 'created' | 'ready' | 'terminated';
 
@@ -63,7 +64,12 @@ export type PageEvent =
       /** The array it starts with: the task prompt alone (s04), or the parent's history too (fork). */
       messages: Message[];
     }
-  | { type: 'agent_state'; agent: AgentId; state: 'discarded' | 'stopped' | 'failed'; summary?: string }
+  | {
+      type: 'agent_state';
+      agent: AgentId;
+      state: 'discarded' | 'stopped' | 'failed' | 'missing';
+      summary?: string;
+    }
   | { type: 'worker'; worker: string; phase: WorkerPhase }
   | { type: 'files'; changes: FileChange[] }
   /** The agents' sandbox changed (a switch to WebContainer): the files are the sample project again. */
@@ -88,7 +94,12 @@ export interface RunRecord {
 
 /** Where a record shown on screen came from. */
 export type RecordOrigin =
-  { kind: 'live' } | { kind: 'history' } | { kind: 'file'; name: string } | { kind: 'example'; name: string };
+  | { kind: 'live' }
+  | { kind: 'history' }
+  | { kind: 'file'; name: string }
+  | { kind: 'example'; name: string }
+  /** A Claude Code session, converted (./claude-code.ts). */
+  | { kind: 'session'; name: string };
 
 /**
  * A `tool_end` keeps the first TOOL_END_PREVIEW characters of its output in the record, as the

@@ -6,7 +6,9 @@
  * The runs go `none` first and `isolated` last, so the screen ends on the s04 run, with the
  * single agent's line drawn over it in the chart.
  */
-import { runTotals, type RunTotals } from '../run/measures';
+import { runTotals, savingOf, type RunTotals } from '../run/measures';
+
+export { savingOf };
 import type { ContextMode, RunRecord, RunStatus } from '../run/record';
 import type { SampleName } from '../sandbox/samples';
 import { LANGUAGES } from '../settings/language';
@@ -119,11 +121,6 @@ export class Comparison {
     this.modes = [];
     this.ended = null;
   }
-}
-
-/** 1 - isolated / none, in whole percent (docs/protocol.md). */
-export function savingOf(isolated: RunTotals, none: RunTotals): number {
-  return Math.round((1 - isolated.parentContext / none.parentContext) * 100);
 }
 
 /** Which sample prompt `prompt` is (1 to 3) for `sample`, in any language, or null. */

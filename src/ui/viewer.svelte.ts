@@ -3,12 +3,16 @@
  * opened from History, a file or the example (read-only); stepping, playback, import and export.
  */
 import type { AgentId } from '../core/messages';
+import { readSession, MAX_SESSION_BYTES } from '../page/session-reader';
 import { MAX_RECORD_BYTES, parseRecord } from '../run/check';
+import { isSessionFile, SessionError, type SessionProblem } from '../run/claude-code';
 import { agentTotals, modelCalls } from '../run/measures';
+import { toOtlp } from '../run/otlp';
 import type { RecordOrigin, RunRecord } from '../run/record';
 import type { RunView } from '../run/reduce';
 import { Replay } from '../run/replay';
 import { scrub } from '../settings/model-settings';
+import type { PickedFile } from './dropped-files';
 import { Playback } from './playback.svelte';
 import type { Recorder } from './recorder.svelte';
 import { sentenceOf, type Sentence } from './sentence';
@@ -57,6 +61,8 @@ export class Viewer {
   });
   /** The shown record is the live one and it is at its end. */
   atLive = $derived(this.opened === null && this.step === null);
+  /** How much of a Claude Code session being opened is read (0 to 1), or null. */
+  reading = $state<number | null>(null);
 
   constructor(recorder: Recorder, screen: Screen) {
     this.#recorder = recorder;
@@ -137,15 +143,89 @@ export class Viewer {
     }
   }
 
+  /**
+   * Opens what was picked or dropped: a Claude Code session (its `.jsonl` transcripts, several
+   * files or a folder) converted off the page's thread, else the first file as a run file.
+   */
+  async importFiles(picked: readonly PickedFile[]): Promise<void> {
+    const session = picked.filter((p) => isSessionFile(p.path));
+    if (!session.length) {
+      if (picked.length) await this.importFile(picked[0].file);
+      return;
+    }
+    const name = sessionName(session);
+    const bytes = session.reduce((sum, p) => sum + p.file.size, 0);
+    if (bytes > MAX_SESSION_BYTES) {
+      this.#screen.notice = {
+        key: 'notice.cannotOpen',
+        params: {
+          name,
+          reason: {
+            key: 'sessions.tooBig',
+            params: { size: megabytes(bytes), max: megabytes(MAX_SESSION_BYTES) },
+          },
+        },
+      };
+      return;
+    }
+    const start = performance.now();
+    this.reading = 0;
+    try {
+      const { record, problems } = await readSession(
+        session.map((p) => ({ path: p.path, file: p.file })),
+        (share) => (this.reading = share),
+      );
+      this.open(record, { kind: 'session', name });
+      this.#screen.notice = problemsSentence(problems);
+      performance.measure('session:open', { start, end: performance.now() });
+    } catch (error) {
+      this.#screen.notice = {
+        key: 'notice.cannotOpen',
+        params: {
+          name,
+          reason: error instanceof SessionError ? { key: `sessions.${error.code}` } : sentenceOf(error),
+        },
+      };
+    } finally {
+      this.reading = null;
+    }
+  }
+
   /** The record on screen as JSON; the API key is never part of it. */
   exportRun(): string {
     const record = this.record;
     if (!record) throw new Error('There is no run to export yet');
     return scrub(JSON.stringify(record), this.#screen.settings.key);
   }
+  /** The record on screen as OpenTelemetry traces (OTLP JSON); the API key is never part of it. */
+  exportOtlp(): string {
+    const record = this.record;
+    if (!record) throw new Error('There is no run to export yet');
+    return scrub(JSON.stringify(toOtlp(record)), this.#screen.settings.key);
+  }
 }
 
 /** A file's text; over the size limit it is not read at all (parseRecord refuses it by size). */
 function readText(file: File): Promise<string> {
   return file.size > MAX_RECORD_BYTES ? Promise.resolve('') : file.text();
+}
+
+/** The problems a session was opened with, as one sentence: the first, and how many more. */
+function problemsSentence(problems: readonly SessionProblem[]): Sentence | null {
+  if (!problems.length) return null;
+  const first: Sentence = { key: `sessions.problem.${problems[0].code}`, params: { ...problems[0].params } };
+  return problems.length === 1
+    ? first
+    : { key: 'sessions.more', params: { first, count: problems.length - 1 } };
+}
+
+/** A session's name on screen: its parent transcript's, else the folder's, else its first file's. */
+function sessionName(picked: readonly PickedFile[]): string {
+  const base = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+  const parent = picked.find((p) => /\.jsonl$/i.test(p.path) && !/^agent-/i.test(base(p.path)));
+  return base((parent ?? picked[0]).path);
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 }

@@ -1,0 +1,67 @@
+/**
+ * Opens a Claude Code session: its files go to a worker of their own (src/workers/session/), which
+ * converts them into a run record and checks it like any imported run (src/run/check.ts), both off
+ * the page's thread; what comes back is checked to be that answer before anything shows it.
+ */
+import * as Comlink from 'comlink';
+import { SessionError, type SessionProblem } from '../run/claude-code';
+import { RECORD_FORMAT, RECORD_VERSION, type RunRecord } from '../run/record';
+import { knownChars } from '../run/size';
+import type { SessionInput, SessionWorkerApi } from '../workers/session/protocol';
+import SessionWorker from '../workers/session/session.ts?worker';
+
+/** The problems a sentence exists for (src/ui/locales, `sessions.problem`). */
+const PROBLEMS = new Set<unknown>([
+  'missingSubagent',
+  'noParent',
+  'unlinked',
+  'brokenLines',
+  'severalSessions',
+]);
+
+/** The largest session opened, all its files together. */
+export const MAX_SESSION_BYTES = 200 * 1024 * 1024;
+
+export interface ReadSession {
+  record: RunRecord;
+  problems: SessionProblem[];
+}
+
+/** Reads a session's files in a worker; `onProgress` hears the share done (0 to 1). */
+export async function readSession(
+  inputs: SessionInput[],
+  onProgress: (share: number) => void,
+): Promise<ReadSession> {
+  const worker = new SessionWorker({ name: 'session' });
+  try {
+    const api = Comlink.wrap<SessionWorkerApi>(worker);
+    const failed = new Promise<never>((_, reject) =>
+      worker.addEventListener('error', (event) =>
+        reject(new Error(event.message || 'the session worker failed')),
+      ),
+    );
+    const answer = await Promise.race([
+      api.open(
+        inputs,
+        Comlink.proxy((done: number, total: number) => onProgress(total > 0 ? Math.min(1, done / total) : 1)),
+      ),
+      failed,
+    ]);
+    if (!answer.ok) throw new SessionError(answer.code, answer.params);
+    const { record, problems } = answer.opened;
+    if (
+      record?.format !== RECORD_FORMAT ||
+      record.version !== RECORD_VERSION ||
+      !Array.isArray(record.events)
+    ) {
+      throw new Error('the session worker answered something other than a run');
+    }
+    record.events.forEach((event, i) => {
+      const chars = answer.chars[i];
+      if (event.type === 'message' && Number.isInteger(chars) && chars >= 0) knownChars(event.message, chars);
+    });
+    return { record, problems: problems.filter((p) => PROBLEMS.has(p?.code)) };
+  } finally {
+    worker.terminate();
+  }
+}

@@ -1,0 +1,727 @@
+/**
+ * A Claude Code session as a run record, so that History, the step-through, the charts and the
+ * export read it like any run of the playground.
+ *
+ *   <session>.jsonl                          the parent: one JSON record a line
+ *   <session>/subagents/agent-<id>.jsonl     each subagent (every record `isSidechain: true`)
+ *   <session>/subagents/agent-<id>.meta.json its type, description, and the call that started it
+ *   (older sessions: the sidechain records sit in the parent file, one chain per subagent)
+ *
+ * Each agent's records become its messages array: an assistant reply written a block a line is
+ * one message and one model call (its `message.id`), with the usage the API reported; consecutive
+ * user records are one message (parallel tool results). A call starts at the agent's record before
+ * it and ends at its reply's, so the workers timeline follows the session's own clock. A subagent
+ * is linked to the `Agent`/`Task` call that started it by the meta file's `toolUseId`, the
+ * result's `agentId`, or its prompt; a call whose transcript is not among the files becomes a
+ * column that says so. Records of other kinds (summaries, snapshots, system notes) go to the log;
+ * blocks of unknown kinds (images, documents) stay in the array, shown folded; nothing is run and
+ * nothing is fetched. Pure: the worker of src/workers/session/ runs it off the page's thread.
+ */
+import type { AgentId, AssistantBlock, Message, Usage } from '../core/messages';
+import { REFERENCE_LIMITS } from '../core/variants';
+import {
+  RECORD_FORMAT,
+  RECORD_VERSION,
+  TOOL_END_PREVIEW,
+  type RecordEvent,
+  type RunEvent,
+  type RunRecord,
+} from './record';
+
+/** One file of a session, with its path inside what was opened (a folder's relative path). */
+export interface SessionFile {
+  path: string;
+  text: string;
+}
+
+/** Something the session lacks or holds that cannot be shown as it was; said in one sentence. */
+export type SessionProblem =
+  | { code: 'missingSubagent'; params: { agent: string; description: string } }
+  | { code: 'noParent'; params: { name: string } }
+  | { code: 'unlinked'; params: { name: string } }
+  | { code: 'brokenLines'; params: { name: string; count: number; line: number } }
+  | { code: 'severalSessions'; params: { name: string; count: number } };
+
+export interface OpenedSession {
+  record: RunRecord;
+  problems: SessionProblem[];
+}
+
+/** Why nothing of the files can be shown (the screen says it from the code). */
+export class SessionError extends Error {
+  override name = 'SessionError';
+  constructor(
+    readonly code: 'noSession' | 'empty',
+    readonly params: Record<string, string | number> = {},
+  ) {
+    super(
+      code === 'noSession'
+        ? 'no Claude Code transcript (.jsonl) among the files'
+        : 'no message in the session',
+    );
+  }
+}
+
+/** The tools of Claude Code that start a subagent (renamed from Task to Agent in 2.1). */
+const AGENT_TOOLS = new Set(['Agent', 'Task']);
+
+/** Base64 data of an image or a document is not kept: only its size (it is never shown anyway). */
+const KEPT_DATA = 64;
+
+type Json = Record<string, unknown>;
+
+interface Line {
+  rec: Json;
+  t: number;
+}
+
+/** One transcript: the parent's, or one subagent's. */
+interface Transcript {
+  name: string;
+  lines: Line[];
+  agentId: string | null;
+  meta: Json | null;
+}
+
+/** Whether a file name is a Claude Code transcript (what the import sends here rather than the run reader). */
+export function isSessionFile(name: string): boolean {
+  return /\.jsonl$/i.test(name) || /\.meta\.json$/i.test(name);
+}
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/**
+ * Reads a JSONL text: one record a line. Broken lines are counted (and the first one named);
+ * `progress` hears how many characters are read.
+ */
+export function readLines(
+  file: SessionFile,
+  problems: SessionProblem[],
+  progress?: (chars: number) => void,
+): Line[] {
+  const { text } = file;
+  const lines: Line[] = [];
+  let broken = 0;
+  let firstBroken = 0;
+  let last = Number.NaN;
+  let start = 0;
+  let lineNo = 0;
+  let reported = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    lineNo++;
+    const raw = text.slice(start, end).trim();
+    start = end + 1;
+    if (start - reported > 1 << 20) {
+      progress?.(start - reported);
+      reported = start;
+    }
+    if (!raw) continue;
+    let rec: unknown;
+    try {
+      rec = JSON.parse(raw);
+    } catch {
+      rec = undefined;
+    }
+    if (!isObject(rec)) {
+      if (broken++ === 0) firstBroken = lineNo;
+      continue;
+    }
+    const parsed = Date.parse(str(rec.timestamp));
+    // A record without a time happened with the one before it.
+    const t = Number.isNaN(parsed) ? last : Number.isNaN(last) ? parsed : Math.max(parsed, last);
+    if (!Number.isNaN(t)) last = t;
+    lines.push({ rec, t });
+  }
+  progress?.(Math.max(0, text.length - reported));
+  // Lines before the first time take it.
+  const first = lines.find((l) => !Number.isNaN(l.t))?.t ?? 0;
+  for (const line of lines) {
+    if (!Number.isNaN(line.t)) break;
+    line.t = first;
+  }
+  if (broken) {
+    problems.push({
+      code: 'brokenLines',
+      params: { name: baseName(file.path), count: broken, line: firstBroken },
+    });
+  }
+  return lines;
+}
+
+/** The agent id of a subagent file `agent-<id>.jsonl`, else null. */
+function agentIdOf(name: string): string | null {
+  return /^agent-(.+)\.jsonl$/i.exec(name)?.[1] ?? null;
+}
+
+/** A block's base64 payload replaced by its size: it is shown folded, never decoded or fetched. */
+function lightBlock(block: unknown): unknown {
+  if (!isObject(block)) return block;
+  const source = block.source;
+  if ((block.type === 'image' || block.type === 'document') && isObject(source)) {
+    const data = source.data;
+    if (typeof data === 'string' && data.length > KEPT_DATA) {
+      return {
+        ...block,
+        source: { ...source, data: `[${Math.round((data.length * 3) / 4 / 1024)} KB not kept]` },
+      };
+    }
+    return block;
+  }
+  if (block.type === 'tool_result' && Array.isArray(block.content)) {
+    return { ...block, content: block.content.map(lightBlock) };
+  }
+  return block;
+}
+
+/** The text of a tool result's content (its text blocks; other blocks by their type). */
+function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((b) => (isObject(b) ? (b.type === 'text' ? str(b.text) : `[${str(b.type)}]`) : ''))
+    .join('\n');
+}
+
+/** A user record's content as blocks. */
+function userBlocks(rec: Json): unknown[] {
+  const message = isObject(rec.message) ? rec.message : {};
+  const content = message.content;
+  if (rec.isCompactSummary === true) {
+    // The summary a compaction left: it starts the array again, shown folded.
+    return [
+      { type: 'compaction_summary', text: typeof content === 'string' ? content : resultText(content) },
+    ];
+  }
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  return Array.isArray(content) ? content.map(lightBlock) : [];
+}
+
+function usageOf(value: unknown): Usage | undefined {
+  if (!isObject(value)) return undefined;
+  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v) : 0);
+  return {
+    input_tokens: n(value.input_tokens),
+    output_tokens: n(value.output_tokens),
+    cache_creation_input_tokens: n(value.cache_creation_input_tokens),
+    cache_read_input_tokens: n(value.cache_read_input_tokens),
+  };
+}
+
+/** What a transcript turns into before it becomes events: its messages and calls, in order. */
+type Item =
+  | { kind: 'user'; t: number; blocks: unknown[]; results: { id: string; t: number; text: string }[] }
+  | {
+      kind: 'call';
+      start: number;
+      t: number;
+      id: string;
+      model: string;
+      blocks: AssistantBlock[];
+      usage?: Usage;
+      stop: string | null;
+    }
+  | { kind: 'note'; t: number; text: string }
+  | { kind: 'compact'; t: number };
+
+/** A note for the log about a record that is not part of the array. */
+function noteOf(rec: Json): string {
+  const type = str(rec.type) || '?';
+  const sub = str(rec.subtype);
+  const content = typeof rec.content === 'string' ? rec.content : str(rec.summary);
+  const said = content ? `: ${content.replace(/\s+/g, ' ').slice(0, 120)}` : '';
+  return `[${type}${sub ? ` ${sub}` : ''}]${said}`;
+}
+
+/** A transcript's records as messages and calls. */
+function itemsOf(lines: readonly Line[]): Item[] {
+  const items: Item[] = [];
+  let lastT = lines[0]?.t ?? 0;
+  for (const { rec, t } of lines) {
+    const before = lastT;
+    lastT = t;
+    const last = items.at(-1);
+    if (rec.type === 'assistant' && isObject(rec.message)) {
+      const message = rec.message;
+      const blocks = (Array.isArray(message.content) ? message.content : []).map(
+        lightBlock,
+      ) as AssistantBlock[];
+      if (rec.isApiErrorMessage === true || message.model === '<synthetic>') {
+        items.push({ kind: 'note', t, text: `[api error] ${resultText(message.content).slice(0, 200)}` });
+        continue;
+      }
+      const id = str(message.id);
+      if (last?.kind === 'call' && id && last.id === id) {
+        // The same reply, written a block a line: its usage is the last line's.
+        last.blocks = [...last.blocks, ...blocks];
+        last.t = t;
+        last.usage = usageOf(message.usage) ?? last.usage;
+        last.stop = str(message.stop_reason) || last.stop;
+        continue;
+      }
+      items.push({
+        kind: 'call',
+        start: before,
+        t,
+        id,
+        model: str(message.model),
+        blocks,
+        usage: usageOf(message.usage),
+        stop: str(message.stop_reason) || null,
+      });
+    } else if (rec.type === 'user' && isObject(rec.message)) {
+      const blocks = userBlocks(rec);
+      const results = blocks
+        .filter((b): b is Json => isObject(b) && b.type === 'tool_result')
+        .map((b) => ({ id: str(b.tool_use_id), t, text: resultText(b.content) }));
+      if (last?.kind === 'user') {
+        last.blocks = [...last.blocks, ...blocks];
+        last.results.push(...results);
+        last.t = t;
+      } else items.push({ kind: 'user', t, blocks, results });
+    } else if (rec.type === 'system' && rec.subtype === 'compact_boundary') {
+      items.push({ kind: 'compact', t });
+    } else {
+      items.push({ kind: 'note', t, text: noteOf(rec) });
+    }
+  }
+  return items;
+}
+
+/** A user message as the record keeps it: tool results only where the reply before asked for them. */
+function userMessage(blocks: unknown[], asked: ReadonlySet<string>): Message {
+  const content = blocks.map((b) =>
+    isObject(b) && b.type === 'tool_result' && !asked.has(str(b.tool_use_id))
+      ? // An answer to a call this array does not hold (cut by a compaction): shown folded.
+        { ...b, type: 'unmatched_tool_result' }
+      : b,
+  );
+  if (content.length === 1 && isObject(content[0]) && content[0].type === 'text') {
+    return { role: 'user', content: str(content[0].text) };
+  }
+  return { role: 'user', content: content as Extract<Message, { role: 'user' }>['content'] };
+}
+
+/** The first prompt of a transcript that a person typed (not a command's output or a note). */
+function firstPrompt(items: readonly Item[]): string {
+  for (const item of items) {
+    if (item.kind !== 'user') continue;
+    const text = item.blocks
+      .filter((b): b is Json => isObject(b) && b.type === 'text')
+      .map((b) => str(b.text))
+      .join('\n')
+      .trim();
+    if (text && !text.startsWith('<')) return text;
+  }
+  return '';
+}
+
+/** An event with its place: sorted by time, subagents' before the parent's at the same moment. */
+interface Timed {
+  t: number;
+  order: number;
+  event: RunEvent;
+}
+
+/** How one subagent was started and ended, as the parent's transcript tells it. */
+interface Link {
+  agent: AgentId;
+  toolUseId: string;
+  description: string;
+  prompt: string;
+  /** When the parent's call asked for it, and when its result came back (null: never). */
+  start: number;
+  end: number | null;
+  summary: string | null;
+  transcript: Transcript | null;
+}
+
+/** A transcript's events: its messages, model calls and tool calls, at the session's times. */
+function agentEvents(
+  agent: AgentId,
+  items: readonly Item[],
+  place: (t: number) => number,
+  order: number,
+  out: Timed[],
+  onAgentCall?: (id: string, t: number) => Timed[],
+  onAgentResult?: (id: string, t: number, text: string) => Timed[],
+): void {
+  const push = (t: number, event: RunEvent) => out.push({ t: place(t), order, event });
+  let index = 0;
+  let calls = 0;
+  let asked = new Set<string>();
+  const tools = new Map<string, { name: string; t: number }>();
+  for (const item of items) {
+    switch (item.kind) {
+      case 'note':
+        push(item.t, { type: 'log', agent, line: item.text });
+        break;
+      case 'compact':
+        // A compaction: the array starts again from its summary.
+        index = 0;
+        asked = new Set();
+        push(item.t, { type: 'log', agent, line: '[compaction: the array starts again from its summary]' });
+        break;
+      case 'call': {
+        const call = ++calls;
+        push(item.start, { type: 'model_start', agent, call });
+        push(item.t, {
+          type: 'model_end',
+          agent,
+          call,
+          durationMs: Math.max(0, item.t - item.start),
+          ...(item.usage ? { usage: item.usage } : {}),
+          stopReason: item.stop,
+        });
+        push(item.t, {
+          type: 'message',
+          agent,
+          index: index++,
+          message: { role: 'assistant', content: item.blocks },
+        });
+        asked = new Set();
+        for (const block of item.blocks) {
+          if (!isObject(block) || block.type !== 'tool_use') continue;
+          asked.add(block.id);
+          tools.set(block.id, { name: block.name, t: item.t });
+          push(item.t, { type: 'tool_start', agent, id: block.id, name: block.name, input: block.input });
+          if (AGENT_TOOLS.has(block.name))
+            for (const timed of onAgentCall?.(block.id, item.t) ?? []) out.push(timed);
+        }
+        break;
+      }
+      case 'user':
+        for (const result of item.results) {
+          const tool = tools.get(result.id);
+          if (!tool || !asked.has(result.id)) continue;
+          tools.delete(result.id);
+          if (AGENT_TOOLS.has(tool.name)) {
+            for (const timed of onAgentResult?.(result.id, result.t, result.text) ?? []) out.push(timed);
+          }
+          push(result.t, {
+            type: 'tool_end',
+            agent,
+            id: result.id,
+            name: tool.name,
+            output: result.text.slice(0, TOOL_END_PREVIEW),
+            durationMs: Math.max(0, result.t - tool.t),
+          });
+        }
+        push(item.t, { type: 'message', agent, index: index++, message: userMessage(item.blocks, asked) });
+        asked = new Set();
+        break;
+    }
+  }
+}
+
+/** The sidechains of an older session, in its parent file: one chain per subagent. */
+function sidechains(lines: readonly Line[]): Transcript[] {
+  const chains: Transcript[] = [];
+  const chainOf = new Map<string, Transcript>();
+  const byAgent = new Map<string, Transcript>();
+  for (const line of lines) {
+    const { rec } = line;
+    if (rec.isSidechain !== true) continue;
+    const agentId = str(rec.agentId);
+    let chain = (agentId && byAgent.get(agentId)) || chainOf.get(str(rec.parentUuid));
+    if (!chain) {
+      chain = {
+        name: agentId ? `agent-${agentId}` : 'sidechain',
+        lines: [],
+        agentId: agentId || null,
+        meta: null,
+      };
+      chains.push(chain);
+      if (agentId) byAgent.set(agentId, chain);
+    }
+    chain.lines.push(line);
+    if (typeof rec.uuid === 'string') chainOf.set(rec.uuid, chain);
+  }
+  return chains;
+}
+
+/**
+ * A Claude Code session as a run record. `files` are what was opened (several files, or a folder's);
+ * `progress` hears how many characters were read, of `total`.
+ */
+export function sessionRecord(
+  files: readonly SessionFile[],
+  progress?: (chars: number) => void,
+): OpenedSession {
+  const problems: SessionProblem[] = [];
+  const metas = new Map<string, Json>();
+  const subagentFiles: Transcript[] = [];
+  const parents: SessionFile[] = [];
+  for (const file of files) {
+    const name = baseName(file.path);
+    const meta = /^agent-(.+)\.meta\.json$/i.exec(name);
+    if (meta) {
+      try {
+        const value: unknown = JSON.parse(file.text);
+        if (isObject(value)) metas.set(meta[1], value);
+      } catch {
+        problems.push({ code: 'brokenLines', params: { name, count: 1, line: 1 } });
+      }
+      progress?.(file.text.length);
+      continue;
+    }
+    if (!/\.jsonl$/i.test(name)) {
+      progress?.(file.text.length);
+      continue;
+    }
+    const agentId = agentIdOf(name);
+    if (agentId === null) parents.push(file);
+    else if (agentId.startsWith('acompact')) {
+      // A compaction's own call: not a subagent the session started.
+      progress?.(file.text.length);
+    } else subagentFiles.push({ name, lines: [], agentId, meta: null });
+  }
+  if (!parents.length && !subagentFiles.length) throw new SessionError('noSession');
+
+  for (const sub of subagentFiles) {
+    const file = files.find((f) => baseName(f.path) === sub.name)!;
+    sub.lines = readLines(file, problems, progress);
+    sub.meta = metas.get(sub.agentId!) ?? null;
+  }
+  // Several sessions: the one the subagents belong to, else the first.
+  const sessionOfSubs = subagentFiles.map((s) => str(s.lines[0]?.rec.sessionId)).find(Boolean);
+  const parentFile =
+    parents.find((p) => baseName(p.path) === `${sessionOfSubs}.jsonl`) ??
+    [...parents].sort((a, b) => a.path.localeCompare(b.path))[0];
+  if (parents.length > 1) {
+    problems.push({
+      code: 'severalSessions',
+      params: { name: baseName(parentFile.path), count: parents.length },
+    });
+  }
+  const allParentLines = parentFile ? readLines(parentFile, problems, progress) : [];
+  const parentLines = allParentLines.filter((l) => l.rec.isSidechain !== true);
+  const transcripts = [...subagentFiles, ...sidechains(allParentLines)];
+  if (!parentFile) {
+    for (const sub of subagentFiles) problems.push({ code: 'noParent', params: { name: sub.name } });
+  }
+
+  const parentItems = itemsOf(parentLines);
+  const subItems = new Map(transcripts.map((s) => [s, itemsOf(s.lines)]));
+
+  // The parent's calls that start a subagent, and what answered them.
+  const calls = new Map<string, { input: Json; t: number }>();
+  const agentIdOfCall = new Map<string, string>();
+  for (const { rec } of parentLines) {
+    const content = isObject(rec.message) ? rec.message.content : undefined;
+    if (!Array.isArray(content)) continue;
+    for (const block of content) {
+      if (!isObject(block)) continue;
+      if (block.type === 'tool_use' && AGENT_TOOLS.has(str(block.name))) {
+        calls.set(str(block.id), { input: isObject(block.input) ? block.input : {}, t: 0 });
+      }
+      if (block.type === 'tool_result' && calls.has(str(block.tool_use_id))) {
+        const result = isObject(rec.toolUseResult) ? rec.toolUseResult : {};
+        const named =
+          str(result.agentId) || /agentId: *([\w@.-]+)/.exec(resultText(block.content))?.[1] || '';
+        if (named) agentIdOfCall.set(str(block.tool_use_id), named);
+      }
+    }
+  }
+  const transcriptOfCall = new Map<string, Transcript>();
+  const taken = new Set<Transcript>();
+  const take = (id: string, transcript: Transcript | undefined) => {
+    if (!calls.has(id) || !transcript || taken.has(transcript) || transcriptOfCall.has(id)) return;
+    transcriptOfCall.set(id, transcript);
+    taken.add(transcript);
+  };
+  for (const transcript of transcripts) take(str(transcript.meta?.toolUseId), transcript);
+  for (const [id, agentId] of agentIdOfCall)
+    take(
+      id,
+      transcripts.find((s) => s.agentId === agentId),
+    );
+  // Else by the prompt the call gave (older sessions).
+  for (const [id, call] of calls) {
+    const prompt = str(call.input.prompt).trim();
+    if (prompt)
+      take(
+        id,
+        transcripts.find((s) => !taken.has(s) && firstPrompt(subItems.get(s)!) === prompt),
+      );
+  }
+
+  const start = Math.min(
+    ...[parentLines[0]?.t, ...transcripts.map((s) => s.lines[0]?.t)].filter(
+      (t): t is number => typeof t === 'number' && Number.isFinite(t),
+    ),
+  );
+  if (!Number.isFinite(start)) throw new SessionError('empty');
+  const rel = (t: number) => Math.max(0, t - start);
+  const out: Timed[] = [];
+  const links = new Map<string, Link>();
+  let spawned = 0;
+
+  const subagentEvents = (link: Link, order: number) => {
+    const items = link.transcript ? subItems.get(link.transcript)! : [];
+    const lo = rel(link.start);
+    const hi = link.end === null ? Infinity : rel(link.end);
+    // A subagent's records fall between the call that started it and its result (clocks agree
+    // to the millisecond at best), just after the parent's own events of that moment.
+    const place = (t: number) => Math.min(hi, Math.max(lo + 0.001, rel(t)));
+    if (link.transcript) {
+      out.push({
+        t: place(link.transcript.lines[0]?.t ?? link.start),
+        order,
+        event: { type: 'worker', worker: link.agent, phase: 'ready' },
+      });
+      agentEvents(link.agent, items, place, order, out);
+    }
+  };
+
+  // The parent: its calls that start subagents spawn them, their results end them.
+  const parentOrder = transcripts.length + 1;
+  const opening = (id: string, t: number): Timed[] => {
+    const call = calls.get(id)!;
+    const transcript = transcriptOfCall.get(id) ?? null;
+    const agent = `subagent-${++spawned}`;
+    const description =
+      str(call.input.description) || str(transcript?.meta?.description) || str(call.input.subagent_type);
+    const prompt = str(call.input.prompt);
+    const link: Link = {
+      agent,
+      toolUseId: id,
+      description,
+      prompt,
+      start: t,
+      end: null,
+      summary: null,
+      transcript,
+    };
+    links.set(id, link);
+    const at = rel(t);
+    return [
+      { t: at, order: parentOrder, event: { type: 'task_start', agent: 'parent', id, description, prompt } },
+      {
+        t: at,
+        order: parentOrder,
+        event: {
+          type: 'spawn',
+          agent,
+          from: 'parent',
+          taskId: id,
+          description,
+          messages: [{ role: 'user', content: prompt }],
+        },
+      },
+      { t: at, order: parentOrder, event: { type: 'worker', worker: agent, phase: 'created' } },
+    ];
+  };
+  const closing = (id: string, t: number, text: string): Timed[] => {
+    const link = links.get(id);
+    if (!link) return [];
+    link.end = t;
+    link.summary = text;
+    const at = rel(t);
+    if (!link.transcript) {
+      problems.push({
+        code: 'missingSubagent',
+        params: { agent: link.agent, description: link.description },
+      });
+    }
+    return [
+      {
+        t: at,
+        order: parentOrder,
+        event: {
+          type: 'agent_state',
+          agent: link.agent,
+          state: link.transcript ? 'discarded' : 'missing',
+          summary: text,
+        },
+      },
+      { t: at, order: parentOrder, event: { type: 'worker', worker: link.agent, phase: 'terminated' } },
+      { t: at, order: parentOrder, event: { type: 'task_end', agent: 'parent', id, summary: text } },
+    ];
+  };
+  agentEvents('parent', parentItems, rel, parentOrder, out, opening, closing);
+  // A call still going when the session ends: its subagent has no result yet.
+  for (const link of links.values()) {
+    if (!link.transcript && link.end === null) {
+      problems.push({
+        code: 'missingSubagent',
+        params: { agent: link.agent, description: link.description },
+      });
+    }
+  }
+  let order = 0;
+  for (const link of links.values()) subagentEvents(link, order++);
+  // Subagents no call of the parent started (or whose parent is missing): shown all the same.
+  for (const transcript of transcripts) {
+    if (taken.has(transcript)) continue;
+    if (parentFile) problems.push({ code: 'unlinked', params: { name: transcript.name } });
+    const first = transcript.lines[0]?.t ?? start;
+    const agent = `subagent-${++spawned}`;
+    const prompt = firstPrompt(subItems.get(transcript)!);
+    const description =
+      str(transcript.meta?.description) || str(transcript.meta?.agentType) || transcript.name;
+    out.push(
+      {
+        t: rel(first),
+        order: parentOrder,
+        event: {
+          type: 'spawn',
+          agent,
+          from: 'parent',
+          taskId: transcript.agentId ?? agent,
+          description,
+          messages: [],
+        },
+      },
+      { t: rel(first), order: parentOrder, event: { type: 'worker', worker: agent, phase: 'created' } },
+    );
+    subagentEvents(
+      { agent, toolUseId: '', description, prompt, start: first, end: null, summary: null, transcript },
+      order++,
+    );
+  }
+  out.sort((a, b) => a.t - b.t || a.order - b.order);
+
+  const firstCall =
+    parentItems.find((i) => i.kind === 'call') ??
+    [...subItems.values()].flat().find((i) => i.kind === 'call');
+  const model = firstCall?.kind === 'call' ? firstCall.model : 'claude-code';
+  const title = firstPrompt(parentItems) || str(transcripts[0] && firstPrompt(subItems.get(transcripts[0])!));
+  const settings = {
+    provider: 'anthropic' as const,
+    model: model || 'claude-code',
+    sample: 'python' as const,
+    sandbox: 'claude-code',
+    context: 'isolated' as const,
+    limits: REFERENCE_LIMITS,
+  };
+  const sessionId = str(parentLines[0]?.rec.sessionId) || str(transcripts[0]?.lines[0]?.rec.sessionId);
+  const end = out.at(-1)?.t ?? 0;
+  const events: RecordEvent[] = [
+    { t: 0, type: 'run', prompt: title, settings },
+    { t: 0, type: 'status', status: { kind: 'running' } },
+    { t: 0, type: 'worker', worker: 'parent', phase: 'ready' },
+    ...out.map(({ t, event }) => ({ ...event, t }) as RecordEvent),
+    { t: end, type: 'status', status: { kind: 'finished' } },
+  ];
+  return {
+    record: {
+      format: RECORD_FORMAT,
+      version: RECORD_VERSION,
+      id: `claude-code-${sessionId || 'session'}`,
+      startedAt: start,
+      title,
+      settings,
+      events,
+    },
+    problems,
+  };
+}
