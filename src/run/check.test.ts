@@ -16,7 +16,7 @@ import {
   textDeltasRecord,
   toolCallsRecord,
 } from '../../scripts/records.mjs';
-import { reduceAll } from './reduce';
+import { reduceAll } from './reduce-range';
 
 const settings: RunSettings = {
   provider: 'demo',

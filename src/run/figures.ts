@@ -3,7 +3,7 @@
  * that is (the API's count when a real model answered, else an estimate).
  */
 import type { Message } from '../core/messages';
-import type { AgentView, RunView } from './reduce';
+import type { AgentView, RunView } from './view';
 import { messageChars } from './size';
 
 /** A rough token estimate for text the API has not counted: about four characters a token. */

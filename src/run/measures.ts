@@ -10,7 +10,8 @@ import type { AgentId, Message } from '../core/messages';
 import { estimateTokens } from './figures';
 import { messageChars } from './size';
 import type { RecordEvent, RunRecord } from './record';
-import { contextOf, type RunView } from './reduce';
+import { contextOf } from './reduce';
+import type { RunView } from './view';
 
 export interface CallPoint {
   /** 1, 2, ... in the order calls were made across all agents. */

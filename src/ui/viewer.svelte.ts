@@ -6,7 +6,7 @@ import type { AgentId } from '../core/messages';
 import { MAX_RECORD_BYTES, parseRecord } from '../run/check';
 import { agentTotals, modelCalls } from '../run/measures';
 import type { RecordOrigin, RunRecord } from '../run/record';
-import type { RunView } from '../run/reduce';
+import type { RunView } from '../run/view';
 import { Replay } from '../run/replay';
 import { scrub } from '../settings/model-settings';
 import { Playback } from './playback.svelte';
