@@ -19,7 +19,7 @@ import { resumableHistory } from '../run/figures';
 import { later } from '../run/later';
 import { LiveRun } from '../run/live';
 import type { RunEvent, RunSettings, WorkerPhase } from '../run/record';
-import type { RunView } from '../run/reduce';
+import type { RunView } from '../run/view';
 import type { AgentSettings, TimingEvent, WorkerEvent } from '../workers/agent/protocol';
 import type { AgentHandlers, Lifecycle, SubagentWorker } from './agent-workers';
 import { withLine, type SandboxLine } from './sandbox-line';

@@ -9,6 +9,7 @@ import {
   type RunSettings,
 } from './record';
 import { readFileSync } from 'node:fs';
+import { secretSearch } from './secrets';
 import {
   logRecord,
   parallelRecord,
@@ -16,7 +17,7 @@ import {
   textDeltasRecord,
   toolCallsRecord,
 } from '../../scripts/records.mjs';
-import { reduceAll } from './reduce';
+import { reduceAll } from './reduce-range';
 
 const settings: RunSettings = {
   provider: 'demo',
@@ -499,6 +500,34 @@ describe('a field named like a secret is found at any depth', () => {
       );
       expect(refusal(() => parseRecord(json))).toBe(
         'it carries a field named "x-api-key", which may hold a secret: it is not opened',
+      );
+    }
+  });
+});
+
+describe('the secret search reads the text first', () => {
+  it('a file whose text names no secret is not searched object by object', () => {
+    const before = secretSearch.visited;
+    expect(parseRecord(JSON.stringify(logRecord(2000))).events).toHaveLength(2004);
+    expect(secretSearch.visited - before).toBe(0);
+  });
+
+  it('a name that could be a secret sends the file through the search, which refuses only a field', () => {
+    const r = good();
+    (r.events[2] as unknown as { message: { content: string } }).message.content = 'set Authorization';
+    const before = secretSearch.visited;
+    expect(parseRecord(JSON.stringify(r)).events).toHaveLength(r.events.length);
+    expect(secretSearch.visited - before).toBeGreaterThan(r.events.length);
+  });
+
+  it('finds a field whose name is written with escapes, in any case, at any depth', () => {
+    for (const name of ['\\u0061piKey', 'AUTH\\u005ftoken', '\\u0041uthorization']) {
+      const json = JSON.stringify(good()).replace(
+        '"type":"status"',
+        `"extra":[{"a":{"${name}":"sk-ant-1"}}],"type":"status"`,
+      );
+      expect(refusal(() => parseRecord(json))).toMatch(
+        /^it carries a field named "(apiKey|AUTH_token|Authorization)"/,
       );
     }
   });

@@ -3,7 +3,7 @@ import { claudeSession, SESSION_ID, sidechainSession } from '../../scripts/claud
 import { parseRecord } from './check';
 import { sessionRecord, SessionError, type SessionFile } from './claude-code';
 import { modelCalls, runSaving, runTotals, workersTimeline } from './measures';
-import { reduceAll } from './reduce';
+import { reduceAll } from './reduce-range';
 
 const asFiles = (files: Record<string, string>): SessionFile[] =>
   Object.entries(files).map(([path, text]) => ({ path, text }));

@@ -10,7 +10,7 @@ import { traceRecord } from './example';
 import { agentFigures, runFigures } from './figures';
 import { modelCalls, runTotals } from './measures';
 import { REFERENCE_LIMITS, type RunRecord, type RunSettings } from './record';
-import { reduceAll } from './reduce';
+import { reduceAll } from './reduce-range';
 import { Replay } from './replay';
 
 const trace: Trace = JSON.parse(

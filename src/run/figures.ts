@@ -4,7 +4,7 @@
  */
 import type { Message } from '../core/messages';
 import { contextTokens, estimateTokens } from './context';
-import type { AgentView, RunView } from './reduce';
+import type { AgentView, RunView } from './view';
 import { messageChars } from './size';
 
 export { estimateTokens } from './context';

@@ -10,7 +10,9 @@ import {
   type RunRecord,
   type RunSettings,
 } from './record';
-import { EMPTY_STATE, reduce, Views, type RunState, type RunView } from './reduce';
+import { reduce } from './reduce';
+import { EMPTY_STATE, type RunState } from './state';
+import { Views, type RunView } from './view';
 
 export class LiveRun {
   readonly record: RunRecord;

@@ -21,7 +21,8 @@ import {
 import { agentFigures } from './figures';
 import { messageChars } from './size';
 import type { RecordEvent, RunRecord, RunSettings } from './record';
-import { reduceAll, type RunView } from './reduce';
+import { reduceAll } from './reduce-range';
+import type { RunView } from './view';
 
 export interface CallPoint {
   /** 1, 2, ... in the order calls were made across all agents. */

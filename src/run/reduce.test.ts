@@ -19,16 +19,10 @@ import {
 import { copied } from './list';
 import type { RecordEvent, RunEvent } from './record';
 import { agentFigures, arrayChars } from './figures';
-import {
-  EMPTY_STATE,
-  reduce,
-  reduceAll,
-  reduceRange,
-  reduced,
-  stateWithHistory,
-  viewOf,
-  type RunState,
-} from './reduce';
+import { reduce, reduced } from './reduce';
+import { reduceAll, reduceRange } from './reduce-range';
+import { EMPTY_STATE, stateWithHistory, type RunState } from './state';
+import { viewOf } from './view';
 import { CHECKPOINT, Replay } from './replay';
 
 const trace: Trace = JSON.parse(

@@ -13,7 +13,9 @@
  * A record only ever grows (a live run appends), so what was learnt of its start stays true.
  */
 import { isStep, type RecordEvent } from './record';
-import { EMPTY_STATE, reduceRange, Views, type RunState, type RunView } from './reduce';
+import { reduceRange } from './reduce-range';
+import { EMPTY_STATE, type RunState } from './state';
+import { Views, type RunView } from './view';
 
 export const CHECKPOINT = 1024;
 

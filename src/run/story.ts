@@ -12,94 +12,120 @@ function isOver(status: RunStatus): boolean {
   return status.kind === 'finished';
 }
 
-/** Checks that every event makes sense after the ones before it. */
+/**
+ * Checks that every event makes sense after the ones before it. One pass that makes nothing for
+ * a log line, an error or a delta (a 25 MB record holds a quarter of a million of them): an event's
+ * place, for the sentence, is made only when one is written; a tool call is kept by its id under
+ * its agent, not under a key joined for each.
+ */
 export function checkStory(events: readonly RecordEvent[]): void {
   const arrays = new Map<string, Message[]>([['parent', []]]);
   /** For each agent, the blocks of the response it is streaming (since its last model_start). */
   const blocks = new Map<string, Set<number>>();
-  /** Tool calls started and not yet ended, as `agent id`. */
-  const tools = new Set<string>();
+  /** For each agent, its tool calls started and not yet ended, by id. */
+  const tools = new Map<string, Set<string>>();
   const tasks = new Set<string>();
   let finished = false;
   let last = 0;
-  events.forEach((event, i) => {
-    const at = { event: i + 1, type: event.type };
-    if (event.t < last) throw new RecordError('timeBackwards', at);
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i];
+    if (event.t < last) throw new RecordError('timeBackwards', at(i, event));
     last = event.t;
     if (event.type === 'status') finished = isOver(event.status);
     if (event.type === 'spawn') {
-      if (arrays.has(event.agent)) throw new RecordError('spawnedTwice', { ...at, agent: event.agent });
-      if (!arrays.has(event.from)) throw new RecordError('neverExisted', { ...at, agent: event.from });
+      if (arrays.has(event.agent))
+        throw new RecordError('spawnedTwice', { ...at(i, event), agent: event.agent });
+      if (!arrays.has(event.from))
+        throw new RecordError('neverExisted', { ...at(i, event), agent: event.from });
       arrays.set(event.agent, [...event.messages]);
-      return;
+      continue;
     }
-    if (!('agent' in event)) return;
+    if (!('agent' in event)) continue;
     const messages = arrays.get(event.agent);
-    if (!messages) throw new RecordError('neverSpawned', { ...at, agent: event.agent });
+    if (!messages) throw new RecordError('neverSpawned', { ...at(i, event), agent: event.agent });
     switch (event.type) {
       case 'model_start':
         blocks.set(event.agent, new Set());
-        return;
+        continue;
       case 'stream': {
         const streamed = event.event;
         if (streamed.type === 'block_start') {
-          if (!blocks.has(event.agent)) blocks.set(event.agent, new Set());
-          blocks.get(event.agent)!.add(streamed.index);
+          let open = blocks.get(event.agent);
+          if (!open) blocks.set(event.agent, (open = new Set()));
+          open.add(streamed.index);
         } else if (
           (streamed.type === 'text_delta' ||
             streamed.type === 'thinking_delta' ||
             streamed.type === 'input_json_delta') &&
           !blocks.get(event.agent)?.has(streamed.index)
         ) {
-          throw new RecordError('deltaWithoutBlock', { ...at, index: streamed.index, agent: event.agent });
+          throw new RecordError('deltaWithoutBlock', {
+            ...at(i, event),
+            index: streamed.index,
+            agent: event.agent,
+          });
         }
-        return;
+        continue;
       }
-      case 'tool_start':
-        tools.add(`${event.agent} ${event.id}`);
-        return;
+      case 'tool_start': {
+        let started = tools.get(event.agent);
+        if (!started) tools.set(event.agent, (started = new Set()));
+        started.add(event.id);
+        continue;
+      }
       case 'tool_end':
-        if (!tools.delete(`${event.agent} ${event.id}`)) {
-          throw new RecordError('toolNotStarted', { ...at, id: event.id, agent: event.agent });
+        if (!tools.get(event.agent)?.delete(event.id)) {
+          throw new RecordError('toolNotStarted', { ...at(i, event), id: event.id, agent: event.agent });
         }
-        return;
+        continue;
       case 'task_start':
         tasks.add(event.id);
-        return;
+        continue;
       case 'task_end':
-        if (!tasks.delete(event.id)) throw new RecordError('unknownTask', { ...at, id: event.id });
-        return;
+        if (!tasks.delete(event.id)) throw new RecordError('unknownTask', { ...at(i, event), id: event.id });
+        continue;
       case 'message':
         break;
       default:
-        return;
+        continue;
     }
     if (event.index > messages.length) {
       throw new RecordError('messageGap', {
-        ...at,
+        ...at(i, event),
         index: event.index,
         agent: event.agent,
         expected: messages.length,
       });
     }
     if (finished && event.index < messages.length) {
-      throw new RecordError('rewrittenAfterFinish', { ...at, index: event.index, agent: event.agent });
+      throw new RecordError('rewrittenAfterFinish', {
+        ...at(i, event),
+        index: event.index,
+        agent: event.agent,
+      });
     }
     messages.length = event.index;
     const { message } = event;
     if (message.role === 'user' && Array.isArray(message.content)) {
       const before = messages[event.index - 1];
-      const uses = new Set(
-        before?.role === 'assistant'
-          ? before.content.filter((b) => b.type === 'tool_use').map((b) => (b as { id: string }).id)
-          : [],
-      );
       for (const block of message.content) {
-        if (block.type === 'tool_result' && !uses.has(block.tool_use_id)) {
-          throw new RecordError('orphanResult', { ...at, id: block.tool_use_id });
+        if (block.type === 'tool_result' && !usesTool(before, block.tool_use_id)) {
+          throw new RecordError('orphanResult', { ...at(i, event), id: block.tool_use_id });
         }
       }
     }
     messages.push(message);
-  });
+  }
+}
+
+/** Where a refusal names an event: made only for its sentence. */
+function at(i: number, event: RecordEvent): { event: number; type: string } {
+  return { event: i + 1, type: event.type };
+}
+
+/** Whether `message` is the assistant's and calls the tool `id`. */
+function usesTool(message: Message | undefined, id: string): boolean {
+  if (message?.role !== 'assistant') return false;
+  for (const block of message.content) if (block.type === 'tool_use' && block.id === id) return true;
+  return false;
 }

@@ -1,6 +1,7 @@
 /**
  * Following the end of a list that grows (an array, the log): one scroll a frame, however many
- * updates came in it, since each scroll reads the list's size (a layout).
+ * updates came in it, since each scroll reads the list's size (a layout); the scrolls of every
+ * list in one frame read first and write after, so that the page is laid out once for all.
  */
 
 /** How often at most a long (virtual) list follows its end. */
@@ -41,6 +42,48 @@ export function userInput(): UserInput {
   };
 }
 
+/**
+ * A scroll to do in the next frame, in two halves: reading where a scroller stands (a layout, if
+ * anything changed since the last one) returns the write that moves it, or nothing when it need
+ * not move.
+ */
+export type FrameScroll = () => (() => void) | void;
+
+const queued = new Set<FrameScroll>();
+let frame = 0;
+
+/**
+ * Runs `scroll` in the next frame, once however often it is asked for. Every scroll asked for in
+ * one frame (each array following its end) reads first, then all of them write: one after another,
+ * each read after another's write made the browser lay out the page again, once per array.
+ */
+export function scrollInFrame(scroll: FrameScroll): void {
+  queued.add(scroll);
+  frame ||= requestAnimationFrame(runFrame);
+}
+
+function runFrame(): void {
+  frame = 0;
+  const batch = [...queued];
+  queued.clear();
+  const writes = batch.map((scroll) => scroll());
+  for (const write of writes) write?.();
+}
+
+/**
+ * The write that brings `element` to its end, or nothing when it is there already (less than a
+ * pixel below): a scroller left as it is fires no scroll event, and a virtual list then measures
+ * nothing again.
+ */
+export function toEnd(element: HTMLElement): (() => void) | void {
+  const height = element.scrollHeight;
+  const gap = height - element.scrollTop - element.clientHeight;
+  if (gap <= 1) return;
+  return () => {
+    element.scrollTop = height;
+  };
+}
+
 export interface EndFollower {
   /** Asks for a scroll to the end on the next frame (or, for a long list, a little later). */
   request(): void;
@@ -48,17 +91,24 @@ export interface EndFollower {
 }
 
 /**
- * Calls `scroll` on the next frame after a request, once. A long list (`isLong()`) is followed
- * at most every FOLLOW_LONG_MS: each follow makes it measure its newest items and scroll again,
- * several layouts in one frame, and scrubbing a long record asks for one on every frame; the
- * list still changes every frame, and the scroll catches up right after.
+ * Runs `scroll` (see FrameScroll) in the next frame after a request, once. A long list
+ * (`isLong()`) is followed at most every FOLLOW_LONG_MS: each follow makes it measure its newest
+ * items and scroll again, several layouts in one frame, and scrubbing a long record asks for one
+ * on every frame; the list still changes every frame, and the scroll catches up right after.
  */
-export function endFollower(scroll: () => void, isLong: () => boolean): EndFollower {
-  let frame = 0;
+export function endFollower(scroll: FrameScroll, isLong: () => boolean): EndFollower {
+  let asked = false;
   let later = 0;
   let followedAt = -Infinity;
+  let disposed = false;
+  const run: FrameScroll = () => {
+    asked = false;
+    if (disposed) return;
+    followedAt = performance.now();
+    return scroll();
+  };
   const request = (): void => {
-    if (frame || later) return;
+    if (asked || later || disposed) return;
     const wait = isLong() ? followedAt + FOLLOW_LONG_MS - performance.now() : 0;
     if (wait > 0) {
       later = window.setTimeout(() => {
@@ -67,35 +117,51 @@ export function endFollower(scroll: () => void, isLong: () => boolean): EndFollo
       }, wait);
       return;
     }
-    frame = requestAnimationFrame(() => {
-      frame = 0;
-      followedAt = performance.now();
-      scroll();
-    });
+    asked = true;
+    scrollInFrame(run);
   };
   return {
     request,
     dispose() {
-      cancelAnimationFrame(frame);
+      disposed = true;
+      queued.delete(run);
       clearTimeout(later);
     },
   };
 }
 
 /**
- * Scrolls `element` to its end by its own offset, and again one frame later if what was rendered
- * there (a virtual list's newest items, measured) made it taller, as long as `following()`.
+ * The write that scrolls `element` to its end by its own offset (see toEnd); when it moves, it is
+ * looked at again the next frame, in case what was rendered there (a virtual list's newest items,
+ * measured) made it taller, as long as `following()`.
  *
  * A virtual list is not followed with virtua's scrollToIndex: that keeps aiming at its item while
  * items are measured (until 150 ms after the last), so a Home pressed meanwhile, or a scrollbar
  * dragged, was pulled back to the end.
  */
-export function scrollElementToEnd(element: HTMLElement, following: () => boolean): void {
-  element.scrollTop = element.scrollHeight;
-  requestAnimationFrame(() => {
-    if (following() && element.scrollHeight - element.scrollTop - element.clientHeight > 1)
-      element.scrollTop = element.scrollHeight;
-  });
+export function scrollElementToEnd(element: HTMLElement, following: () => boolean): (() => void) | void {
+  const write = toEnd(element);
+  if (!write) return;
+  return () => {
+    write();
+    scrollInFrame(againAtEnd(element, following));
+  };
+}
+
+/** One check per element and frame, however many times it was scrolled in the frame before. */
+const again = new WeakMap<HTMLElement, { following: () => boolean; check: FrameScroll }>();
+
+function againAtEnd(element: HTMLElement, following: () => boolean): FrameScroll {
+  let known = again.get(element);
+  if (!known) {
+    const entry = {
+      following,
+      check: (() => (entry.following() ? toEnd(element) : undefined)) as FrameScroll,
+    };
+    again.set(element, (known = entry));
+  }
+  known.following = following;
+  return known.check;
 }
 
 /**
@@ -105,7 +171,8 @@ export function scrollElementToEnd(element: HTMLElement, following: () => boolea
  */
 export function pinToEnd(element: HTMLElement, following: () => boolean): () => void {
   const observer = new ResizeObserver(() => {
-    if (following()) element.scrollTop = element.scrollHeight;
+    // Sizes were just laid out: this read costs no layout, and no write is made at the end.
+    if (following()) toEnd(element)?.();
   });
   observer.observe(element);
   for (const child of element.children) observer.observe(child);

@@ -4,7 +4,7 @@
  */
 import type { AgentId } from '../core/messages';
 import type { FileEntry } from '../sandbox/sandbox';
-import type { FileMark } from '../run/reduce';
+import type { FileMark } from '../run/view';
 
 /** 950 -> "950", 12_345 -> "12.3k", 2_500_000 -> "2.5M". */
 /** Text made safe to place in HTML. */

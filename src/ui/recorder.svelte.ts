@@ -7,7 +7,7 @@ import type { ConversationHooks } from '../page/conversation';
 import { runFigures } from '../run/figures';
 import type { LiveRun } from '../run/live';
 import type { RunRecord } from '../run/record';
-import { EMPTY_VIEW, type RunView } from '../run/reduce';
+import { EMPTY_VIEW, type RunView } from '../run/view';
 import { Replay } from '../run/replay';
 import type { History } from './history.svelte';
 

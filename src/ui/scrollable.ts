@@ -14,16 +14,28 @@ function overflows(element: HTMLElement): boolean {
   return element.scrollHeight > element.clientHeight + 1 || element.scrollWidth > element.clientWidth + 1;
 }
 
-function update(element: HTMLElement): void {
-  const scrolls = overflows(element);
-  if (scrolls && element.tabIndex < 0) element.tabIndex = 0;
-  else if (!scrolls && element.hasAttribute('tabindex')) element.removeAttribute('tabindex');
+/**
+ * Makes each element a tab stop while it scrolls, and no tab stop once it does not: every size is
+ * read first, then the attributes written. A write between two reads (a tabindex set) made the
+ * browser recompute the page's style and layout before the next read, once per box.
+ */
+export function updateTabStops(elements: readonly HTMLElement[]): void {
+  const scrolls = elements.map(overflows);
+  elements.forEach((element, i) => {
+    if (scrolls[i] && element.tabIndex < 0) element.tabIndex = 0;
+    else if (!scrolls[i] && element.hasAttribute('tabindex')) element.removeAttribute('tabindex');
+  });
 }
 
-function check(box: Element): void {
-  const selector = watched.get(box);
-  if (box instanceof HTMLElement) update(box);
-  if (selector) for (const inner of box.querySelectorAll<HTMLElement>(selector)) update(inner);
+/** The boxes among `targets`, and their descendants that may scroll instead. */
+function boxesOf(targets: readonly Element[]): HTMLElement[] {
+  const boxes: HTMLElement[] = [];
+  for (const box of targets) {
+    if (box instanceof HTMLElement) boxes.push(box);
+    const selector = watched.get(box);
+    if (selector) boxes.push(...box.querySelectorAll<HTMLElement>(selector));
+  }
+  return boxes;
 }
 
 /**
@@ -33,9 +45,7 @@ function check(box: Element): void {
  */
 export function focusableWhenScrolling(inner?: string): Attachment<HTMLElement> {
   return (element) => {
-    observer ??= new ResizeObserver((entries) => {
-      for (const entry of entries) check(entry.target);
-    });
+    observer ??= new ResizeObserver((entries) => updateTabStops(boxesOf(entries.map((e) => e.target))));
     watched.set(element, inner);
     observer.observe(element);
     return () => {

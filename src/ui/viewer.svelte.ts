@@ -9,7 +9,7 @@ import { isSessionFile, SessionError, type SessionProblem } from '../run/claude-
 import { agentTotals, modelCalls } from '../run/measures';
 import { toOtlp } from '../run/otlp';
 import type { RecordOrigin, RunRecord } from '../run/record';
-import type { RunView } from '../run/reduce';
+import type { RunView } from '../run/view';
 import { Replay } from '../run/replay';
 import { scrub } from '../settings/model-settings';
 import type { PickedFile } from './dropped-files';
