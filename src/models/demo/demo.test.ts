@@ -19,7 +19,14 @@ import {
 import { create } from '../../sandbox/local';
 import { loadSample } from '../../sandbox/samples';
 import type { Sandbox } from '../../sandbox/sandbox';
-import { DEMO_CHUNK_DELAY_MS, DemoModel, demoRespond } from './index';
+import { DemoGate } from './gate';
+import {
+  DEMO_CHUNK_DELAY_MS,
+  DEMO_SLOW_CALL_PAUSE_MS,
+  DEMO_SLOW_CHUNK_DELAY_MS,
+  DemoModel,
+  demoRespond,
+} from './index';
 import { extensionOf, intentOf } from './language';
 
 const PROMPT_FRAMEWORK = 'Use a subtask to find what testing framework this project uses';
@@ -564,6 +571,59 @@ describe('DemoModel as a client', () => {
       events.filter((e) => e.type !== 'block_start' && e.type !== 'block_stop').length,
     );
     timers.mockRestore();
+  });
+
+  it('waits at a held gate before it answers, and stops waiting when the call is stopped', async () => {
+    const request: ModelRequest = {
+      model: 'demo',
+      system: `You are a coding agent at ${WORKDIR}. Use the task tool to delegate exploration or subtasks.`,
+      tools: PARENT_TOOLS,
+      messages: [{ role: 'user', content: PROMPT_FRAMEWORK }],
+      max_tokens: 8000,
+    };
+    const gate = new DemoGate();
+    gate.hold();
+    let answered = false;
+    const call = new DemoModel({ speed: 'instant', gate: gate.cell })
+      .createMessage(request)
+      .then(() => (answered = true));
+    // Held: several of its polls go by, and it has not answered.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(answered).toBe(false);
+    gate.release();
+    await call;
+    expect(answered).toBe(true);
+
+    gate.hold();
+    const controller = new AbortController();
+    const stopped = new DemoModel({ speed: 'instant', gate: gate.cell }).createMessage(request, {
+      signal: controller.signal,
+    });
+    controller.abort();
+    await expect(stopped).rejects.toThrow('Stopped');
+  });
+
+  it('at slow speed, pauses before each answer and longer between chunks', async () => {
+    const request: ModelRequest = {
+      model: 'demo',
+      system: `You are a coding agent at ${WORKDIR}. Use the task tool to delegate exploration or subtasks.`,
+      tools: PARENT_TOOLS,
+      messages: [{ role: 'user', content: PROMPT_FRAMEWORK }],
+      max_tokens: 8000,
+    };
+    vi.useFakeTimers();
+    try {
+      const timers = vi.spyOn(globalThis, 'setTimeout');
+      const call = new DemoModel({ speed: 'slow' }).createMessage(request);
+      await vi.runAllTimersAsync();
+      await call;
+      const waits = timers.mock.calls.map(([, ms]) => ms);
+      expect(waits.filter((ms) => ms === DEMO_SLOW_CALL_PAUSE_MS)).toHaveLength(1);
+      expect(waits.filter((ms) => ms === DEMO_SLOW_CHUNK_DELAY_MS).length).toBeGreaterThan(1);
+      expect(waits).not.toContain(DEMO_CHUNK_DELAY_MS);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('estimates usage from the request and the response size', () => {
