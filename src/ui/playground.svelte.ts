@@ -65,6 +65,10 @@ export class Playground {
       sandbox: this.sandbox,
       hooks: {
         ...this.recorder.hooks,
+        recorded: (event) => {
+          this.recorder.hooks.recorded?.(event);
+          this.presenter.recorded(event);
+        },
         spareChanged: (spare) => (this.warmup.spare = spare),
         wantsSpare: () => this.warmup.boot.kind !== 'failed' && this.settings.context !== 'none',
       },

@@ -5,15 +5,17 @@
  *   Continue ─► the next moment is in the record ─► show its step, stopped there
  *            └► not yet (a live run) ─► follow the run until it is recorded, then stop there
  *
- * A live demo run waits while the presentation is stopped: the demo model's gate is held (see
- * src/models/demo/gate.ts), so the run goes on to its next model call at most. A real model's
- * run never waits; the presentation follows its record behind it. Nothing here runs, and nothing
- * is scanned, while the mode is off.
+ * A live demo run waits while the presentation is stopped: the demo model's gate is shut (see
+ * src/models/demo/gate.ts), and while it goes on, its calls pass one at a time, each let through
+ * once the page has seen the one before and found no moment to stop at (`recorded`, at once, not
+ * once a frame). So the run stops within the call it is in. A real model's run never waits; the
+ * presentation follows its record behind it. Nothing here runs, and nothing is scanned, while the
+ * mode is off.
  */
 import type { ModelConfig } from '../models/config';
 import { DemoGate } from '../models/demo/gate';
 import { Moments, type Moment } from '../run/moments';
-import type { RecordEvent } from '../run/record';
+import type { RecordEvent, RunEvent } from '../run/record';
 import { t } from './i18n';
 import { captionOf } from './presenter-caption';
 import type { Viewer } from './viewer.svelte';
@@ -65,7 +67,8 @@ export class Presenter {
 
   /** Whether Continue has anything to go on to. */
   get canContinue(): boolean {
-    return this.on && !this.following && (this.at < this.moments.length || this.#live);
+    if (!this.on || this.following || !this.#events) return false;
+    return this.at < this.moments.length || this.#live;
   }
 
   toggle(): void {
@@ -96,13 +99,15 @@ export class Presenter {
     this.#scanner = null;
     this.#events = null;
     this.moments = [];
-    this.#gate?.release();
+    this.#gate?.open();
   }
 
   /** On to the next moment: at once if it is recorded, else once the live run gets there. */
   continue(): void {
     if (!this.on) return;
     this.#scan();
+    // No run on screen yet: the first moment comes with the next run.
+    if (!this.#events) return;
     if (this.at + 1 < this.moments.length) {
       this.#showMoment(this.at + 1);
     } else if (this.#live) {
@@ -113,7 +118,7 @@ export class Presenter {
       this.at = this.moments.length;
       this.following = false;
     }
-    this.#holdGate();
+    this.#steer(true);
   }
 
   /** Takes in what the record on screen gained (called as it grows, and when it changes). */
@@ -127,7 +132,14 @@ export class Presenter {
         this.at = this.moments.length;
       }
     }
-    this.#holdGate();
+    this.#steer();
+  }
+
+  /** An event was just recorded in the live run: the gate follows at once (see the file comment). */
+  recorded(event: RunEvent): void {
+    if (!this.on || !this.#gate) return;
+    this.#scan();
+    this.#steer(event.type === 'model_start');
   }
 
   get #live(): boolean {
@@ -140,12 +152,17 @@ export class Presenter {
     this.#stage.viewer.stepToEvent(this.moments[at].index);
   }
 
-  /** Holds a live demo run while the presentation is stopped at a moment; lets it go otherwise. */
-  #holdGate(): void {
+  /**
+   * Shuts the gate of a live demo run while the presentation is stopped at a moment, or has a
+   * moment ahead recorded; while it goes on, lets one call through when asked (`called`: a call
+   * just took the last one, or the presentation just went on).
+   */
+  #steer(called = false): void {
     const gate = this.#gate;
     if (!gate) return;
-    if (this.on && !this.following && this.#live) gate.hold();
-    else gate.release();
+    if (!this.on || !this.#live) return gate.open();
+    if (!this.following || this.moments.length > this.at + 1) return gate.close();
+    if (called || gate.isOpen) gate.grant();
   }
 
   /** Scans the record on screen; another record (a new run, one opened) starts over. */
@@ -157,7 +174,7 @@ export class Presenter {
       this.moments = [];
       this.at = -1;
       // A run that starts while presenting goes on to its first moment.
-      this.following = this.#live;
+      this.following = events !== null && this.#stage.viewer.opened === null;
     }
     const scanner = this.#scanner;
     if (!scanner || !events) return;

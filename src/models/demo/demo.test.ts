@@ -573,7 +573,7 @@ describe('DemoModel as a client', () => {
     timers.mockRestore();
   });
 
-  it('waits at a held gate before it answers, and stops waiting when the call is stopped', async () => {
+  it('waits at a shut gate before it answers, passes one call per grant, and stops waiting when stopped', async () => {
     const request: ModelRequest = {
       model: 'demo',
       system: `You are a coding agent at ${WORKDIR}. Use the task tool to delegate exploration or subtasks.`,
@@ -581,20 +581,26 @@ describe('DemoModel as a client', () => {
       messages: [{ role: 'user', content: PROMPT_FRAMEWORK }],
       max_tokens: 8000,
     };
-    const gate = new DemoGate();
-    gate.hold();
-    let answered = false;
-    const call = new DemoModel({ speed: 'instant', gate: gate.cell })
-      .createMessage(request)
-      .then(() => (answered = true));
-    // Held: several of its polls go by, and it has not answered.
+    const gate = DemoGate.create()!;
+    // Open: calls pass as if there were no gate.
+    await new DemoModel({ speed: 'instant', gate: gate.cell }).createMessage(request);
+    gate.close();
+    let answered = 0;
+    const model = new DemoModel({ speed: 'instant', gate: gate.cell });
+    const calls = [1, 2].map(() => model.createMessage(request).then(() => answered++));
+    // Shut: several of their polls go by, and neither has answered.
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(answered).toBe(false);
-    gate.release();
-    await call;
-    expect(answered).toBe(true);
+    expect(answered).toBe(0);
+    // One grant, one call; the gate is shut again behind it.
+    gate.grant();
+    await Promise.race(calls);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(answered).toBe(1);
+    gate.open();
+    await Promise.all(calls);
+    expect(answered).toBe(2);
 
-    gate.hold();
+    gate.close();
     const controller = new AbortController();
     const stopped = new DemoModel({ speed: 'instant', gate: gate.cell }).createMessage(request, {
       signal: controller.signal,
