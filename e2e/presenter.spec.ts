@@ -3,7 +3,7 @@
  * `Caption` tells each in one sentence, `Continue` (Space, →) goes on; a live demo run waits.
  */
 import type { Page } from '@playwright/test';
-import { expect, frames, open, PROMPTS, runSample, status, test } from './fixtures';
+import { expect, frames, open, openOnEndpoint, PROMPTS, runSample, status, test } from './fixtures';
 
 const caption = (page: Page) => page.getByRole('region', { name: 'Caption' });
 const present = (page: Page) => page.getByRole('button', { name: 'Present' });
@@ -117,4 +117,23 @@ test('a finished run is presented from its start: each moment shows its step; zh
   await presentZh.click();
   await expect(zh).toContainText('父代理调用了 task 工具');
   await expect(zh.getByRole('button', { name: /继续/ })).toBeEnabled();
+});
+
+test('a live API run keeps going while presented; the presentation follows its record behind it', async ({
+  page,
+}) => {
+  await openOnEndpoint(page, 'mock-s04');
+  await present(page).click();
+  await page.getByRole('button', { name: PROMPTS.framework, exact: true }).click();
+  await expect(caption(page)).toContainText('Parent calls the task tool', { timeout: 20_000 });
+  // A real model's run never waits for the presenter: it finishes while the caption stays put.
+  await expect.poll(() => recorded(page, 'parent', 'task_end'), { timeout: 20_000 }).toBe(1);
+  await expect(caption(page)).toContainText('Parent calls the task tool');
+  const captions = await continueToEnd(page);
+  expect(captions.some((c) => /^Subagent 1 makes model call 1, sending its own 1 message/.test(c))).toBe(
+    true,
+  );
+  expect(captions.some((c) => /^The result arrives in Parent as one tool_result/.test(c))).toBe(true);
+  // The run is over; the screen is still at the last moment's step.
+  await expect(status(page)).toHaveText(/^Finished · step \d+ of \d+$/);
 });
