@@ -47,7 +47,7 @@ async function keptRuns(page: Page) {
 }
 
 test.describe('step-through', () => {
-  test('before the first spawn there is no subagent; after its return it is discarded; Live follows the end', async ({
+  test('before the first spawn there is no subagent; after its return it is discarded; Latest goes to the end', async ({
     page,
   }) => {
     await open(page);
@@ -81,14 +81,16 @@ test.describe('step-through', () => {
     await page.keyboard.press('ArrowRight');
     await expect(slider).toHaveValue(String(at));
     await expect(subagentRegion(page, 1)).toBeVisible();
-    await expect(status(page)).toHaveText(/^Running/);
+    // The run is finished: a past step of it says so, and which step it is.
+    await expect(status(page)).toHaveText(`Finished · step ${at} of ${steps}`);
 
-    // Live: back to the end, where the subagent was discarded and the run finished.
-    await page.getByRole('button', { name: 'Live' }).click();
-    await expect(status(page)).toHaveText(/^Finished/);
+    // Latest (a finished run has no Live): back to the end, where the subagent was discarded.
+    await expect(page.getByRole('button', { name: 'Live' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Latest' }).click();
+    await expect(status(page)).toHaveText(/^Finished$/);
     await expect(subagentRegion(page, 1)).toContainText(/discarded/i);
     await expect(parentList(page)).toHaveCount(4);
-    await expect(page.getByRole('button', { name: 'Live' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Latest' })).toBeDisabled();
   });
 
   test('during a run, a step back holds the screen still and Live returns to the run as it goes', async ({

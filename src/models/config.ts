@@ -1,9 +1,10 @@
 /** Which model drives the loops, as the page hands it to each agent worker. */
-export type Speed = 'instant' | 'normal';
+export type Speed = 'instant' | 'normal' | 'slow';
 
 /** Which model drives the loops. An API key travels only inside this, never in a URL. */
 export type ModelConfig =
-  | { provider: 'demo'; speed: Speed }
+  /** `gate`: the presenter's hold on a live demo run (src/models/demo/gate.ts), when presented. */
+  | { provider: 'demo'; speed: Speed; gate?: Int32Array }
   | {
       provider: 'anthropic';
       apiKey: string;

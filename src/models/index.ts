@@ -8,7 +8,7 @@ import { DemoModel } from './demo';
 export async function createModel(config: ModelConfig): Promise<ModelClient> {
   switch (config.provider) {
     case 'demo':
-      return new DemoModel({ speed: config.speed });
+      return new DemoModel({ speed: config.speed, gate: config.gate });
     case 'anthropic': {
       // Loaded on demand: only workers that talk to an API pay for the SDK.
       const { AnthropicModel } = await import('./anthropic');

@@ -5,7 +5,8 @@
 import type { AssistantBlock } from '../core/messages';
 import type { ModelCallOptions, ModelResponse } from '../core/model';
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Waits `ms`, or rejects as AbortError as soon as `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new DOMException('Stopped', 'AbortError'));
     const timer = setTimeout(resolve, ms);

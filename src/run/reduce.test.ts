@@ -104,6 +104,26 @@ describe('the run as a record: reduce(view, event)', () => {
     expect(replay.at(Math.floor(replay.steps / 2))).toEqual(middle);
   });
 
+  it('a subagent taken from a ready spare (no `ready` after its spawn) works from its first call', () => {
+    let state = reduce(EMPTY_STATE, { type: 'run', prompt: 'hi', settings });
+    state = reduce(state, { type: 'status', status: { kind: 'running' } });
+    state = reduce(state, { type: 'worker', worker: 'subagent-1', phase: 'ready' });
+    state = reduce(state, {
+      type: 'spawn',
+      agent: 'subagent-1',
+      from: 'parent',
+      taskId: 't1',
+      description: 'look',
+      messages: [{ role: 'user', content: 'look' }],
+    });
+    expect(state.subagents[0].state).toBe('starting');
+    state = reduce(state, { type: 'model_start', agent: 'subagent-1', call: 1 });
+    expect(state.subagents[0].state).toBe('running');
+    state = reduce(state, { type: 'agent_state', agent: 'subagent-1', state: 'discarded', summary: 's' });
+    state = reduce(state, { type: 'model_start', agent: 'subagent-1', call: 2 });
+    expect(state.subagents[0].state).toBe('discarded');
+  });
+
   it('keeps streamed text as cut off when the call fails, and never in the array', () => {
     let view = reduce(EMPTY_STATE, { type: 'run', prompt: 'hi', settings });
     view = reduce(view, { type: 'status', status: { kind: 'running' } });

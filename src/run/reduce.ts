@@ -211,7 +211,15 @@ function apply(state: RunState, event: RunEvent): RunState {
     case 'model_start': {
       const agent = agentOf(state, event.agent);
       if (!agent || ended(state, agent)) return state;
-      return updateAgent(state, event.agent, (a) => ({ ...a, calls: a.calls + 1, draft: [], cutOff: null }));
+      // A subagent works from its first call, whether or not its worker's `ready` was recorded
+      // (a spare was ready before the task took it, so no `ready` follows its spawn).
+      return updateAgent(state, event.agent, (a) => ({
+        ...a,
+        state: a.state === 'starting' ? 'running' : a.state,
+        calls: a.calls + 1,
+        draft: [],
+        cutOff: null,
+      }));
     }
     case 'stream': {
       if (event.event.type === 'retrying') {

@@ -24,6 +24,15 @@ describe('readUrlSettings: the sandbox', () => {
   });
 });
 
+describe("readUrlSettings: the demo's pace", () => {
+  it('reads instant, normal and slow, normal by default', () => {
+    expect(readUrlSettings('').speed).toBe('normal');
+    expect(readUrlSettings('?speed=instant').speed).toBe('instant');
+    expect(readUrlSettings('?speed=slow').speed).toBe('slow');
+    expect(readUrlSettings('?speed=crawl')).toMatchObject({ speed: 'normal', ignored: ['speed=crawl'] });
+  });
+});
+
 describe('readUrlSettings: the teaching variants', () => {
   it('reads the context mode, isolated by default', () => {
     expect(readUrlSettings('').context).toBe('isolated');

@@ -95,7 +95,7 @@ export function readUrlSettings(search: string): UrlSettings {
     model: params.get('model')?.trim() || undefined,
     sandbox: pick('sandbox', ['auto', 'local', 'webcontainer'] as const) ?? 'auto',
     sample: pick('sample', ['python', 'typescript'] as const) ?? 'python',
-    speed: pick('speed', ['instant', 'normal'] as const) ?? 'normal',
+    speed: pick('speed', ['instant', 'normal', 'slow'] as const) ?? 'normal',
     webContainerTimeoutMs: timeoutOk ? webContainerTimeoutMs : undefined,
     context: pick('context', CONTEXT_MODES) ?? 'isolated',
     limits,

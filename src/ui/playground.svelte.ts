@@ -9,6 +9,7 @@ import type { RunStatus } from '../run/record';
 import { readUrlSettings, type UrlSettings } from '../settings/url-settings';
 import { Comparison } from './comparison.svelte';
 import { History } from './history.svelte';
+import { Presenter } from './presenter.svelte';
 import { Recorder } from './recorder.svelte';
 import type { Sentence } from './sentence';
 import { Settings } from './settings.svelte';
@@ -25,15 +26,17 @@ export class Playground {
   readonly warmup: Warmup;
   readonly comparison: Comparison;
   readonly conversation: Conversation;
+  readonly presenter: Presenter;
 
   /** A message for the user about their input (e.g. an empty prompt, a file that cannot be opened). */
   notice = $state.raw<Sentence | null>(null);
   /** The prompt box's text (Run and Compare read it). */
   prompt = $state('');
   running = $derived(this.recorder.live.status.kind === 'running');
+  /** The state of the run on screen now, whatever step of it is shown (see Viewer.endStatus). */
   status = $derived.by((): RunStatus => {
-    if (this.viewer.opened) return this.viewer.shown.status;
-    return this.recorder.record ? this.viewer.shown.status : this.warmup.boot;
+    if (this.viewer.opened) return this.viewer.endStatus;
+    return this.recorder.record ? this.viewer.endStatus : this.warmup.boot;
   });
 
   constructor(search: string) {
@@ -62,12 +65,17 @@ export class Playground {
       sandbox: this.sandbox,
       hooks: {
         ...this.recorder.hooks,
+        recorded: (event) => {
+          this.recorder.hooks.recorded?.(event);
+          this.presenter.recorded(event);
+        },
         spareChanged: (spare) => (this.warmup.spare = spare),
         wantsSpare: () => this.warmup.boot.kind !== 'failed' && this.settings.context !== 'none',
       },
     });
     this.viewer = new Viewer(this.recorder, this);
     this.comparison = new Comparison(this);
+    this.presenter = new Presenter(this);
   }
 
   /** A run or a comparison is under way. */
@@ -97,7 +105,9 @@ export class Playground {
     }
     await this.sandbox.settled();
     this.viewer.step = null;
-    await this.conversation.run(prompt, this.settings.forRun(this.sandbox));
+    const setup = this.settings.forRun(this.sandbox);
+    setup.agent.model = this.presenter.gated(setup.agent.model);
+    await this.conversation.run(prompt, setup);
     this.warmup.runEnded();
   }
 

@@ -7,7 +7,12 @@ import { t } from './i18n';
  * What the status says. A reason from a model API or the sandbox is shown as it came; the words
  * around it, and the reasons the playground itself gives, are in the language on screen.
  */
-export function statusText(status: RunStatus, live: { working?: string; retrying?: string } = {}): string {
+export function statusText(
+  status: RunStatus,
+  live: { working?: string; retrying?: string; at?: { step: number; steps: number } } = {},
+): string {
+  // At a past step the run's own state leads (the contract's first word), then where we are.
+  if (live.at) return t('presenter.atStep', { status: statusText(status), ...live.at });
   switch (status.kind) {
     case 'booting':
       return t('status.booting');

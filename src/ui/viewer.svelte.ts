@@ -8,7 +8,7 @@ import { MAX_RECORD_BYTES, parseRecord } from '../run/check';
 import { isSessionFile, SessionError, type SessionProblem } from '../run/claude-code';
 import { agentTotals, modelCalls } from '../run/measures';
 import { toOtlp } from '../run/otlp';
-import type { RecordOrigin, RunRecord } from '../run/record';
+import type { RecordEvent, RecordOrigin, RunRecord, RunStatus } from '../run/record';
 import type { RunView } from '../run/view';
 import { Replay } from '../run/replay';
 import { scrub } from '../settings/model-settings';
@@ -63,6 +63,13 @@ export class Viewer {
   atLive = $derived(this.opened === null && this.step === null);
   /** How much of a Claude Code session being opened is read (0 to 1), or null. */
   reading = $state<number | null>(null);
+  /** A step before the shown record's last is on screen: the screen replays, the run is elsewhere. */
+  pastStep = $derived(this.step !== null && this.step < this.steps);
+  /** The state the shown run is in now (at its end), whatever step is on screen. */
+  endStatus = $derived.by((): RunStatus => {
+    if (this.opened) return lastStatus(this.opened.record.events);
+    return this.#recorder.live.status;
+  });
 
   constructor(recorder: Recorder, screen: Screen) {
     this.#recorder = recorder;
@@ -102,12 +109,23 @@ export class Viewer {
     this.step = null;
   }
 
+  /** To the last step of the shown record (a finished or opened run: its end, not "live"). */
+  goLatest(): void {
+    this.playback.pause();
+    this.stepTo(this.steps);
+  }
+
   /** Shows the run at the step of one of its events (a segment clicked in the timeline). */
   stepToEvent(index: number): void {
     const replay = this.opened?.replay ?? this.#recorder.replay;
     if (!replay) return;
     this.playback.pause();
     this.step = replay.stepOfEvent(index);
+  }
+
+  /** The step an event of the shown record belongs to. */
+  stepOfEvent(index: number): number {
+    return (this.opened?.replay ?? this.#recorder.replay)?.stepOfEvent(index) ?? 0;
   }
 
   /** The record's time of a step, in ms since it started. */
@@ -203,6 +221,15 @@ export class Viewer {
     if (!record) throw new Error('There is no run to export yet');
     return scrub(JSON.stringify(toOtlp(record)), this.#screen.settings.key);
   }
+}
+
+/** The last status a record set (idle if none). */
+function lastStatus(events: readonly RecordEvent[]): RunStatus {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i];
+    if (event.type === 'status') return event.status;
+  }
+  return { kind: 'idle' };
 }
 
 /** A file's text; over the size limit it is not read at all (parseRecord refuses it by size). */

@@ -19,7 +19,14 @@ import {
 import { create } from '../../sandbox/local';
 import { loadSample } from '../../sandbox/samples';
 import type { Sandbox } from '../../sandbox/sandbox';
-import { DEMO_CHUNK_DELAY_MS, DemoModel, demoRespond } from './index';
+import { DemoGate } from './gate';
+import {
+  DEMO_CHUNK_DELAY_MS,
+  DEMO_SLOW_CALL_PAUSE_MS,
+  DEMO_SLOW_CHUNK_DELAY_MS,
+  DemoModel,
+  demoRespond,
+} from './index';
 import { extensionOf, intentOf } from './language';
 
 const PROMPT_FRAMEWORK = 'Use a subtask to find what testing framework this project uses';
@@ -564,6 +571,65 @@ describe('DemoModel as a client', () => {
       events.filter((e) => e.type !== 'block_start' && e.type !== 'block_stop').length,
     );
     timers.mockRestore();
+  });
+
+  it('waits at a shut gate before it answers, passes one call per grant, and stops waiting when stopped', async () => {
+    const request: ModelRequest = {
+      model: 'demo',
+      system: `You are a coding agent at ${WORKDIR}. Use the task tool to delegate exploration or subtasks.`,
+      tools: PARENT_TOOLS,
+      messages: [{ role: 'user', content: PROMPT_FRAMEWORK }],
+      max_tokens: 8000,
+    };
+    const gate = DemoGate.create()!;
+    // Open: calls pass as if there were no gate.
+    await new DemoModel({ speed: 'instant', gate: gate.cell }).createMessage(request);
+    gate.close();
+    let answered = 0;
+    const model = new DemoModel({ speed: 'instant', gate: gate.cell });
+    const calls = [1, 2].map(() => model.createMessage(request).then(() => answered++));
+    // Shut: several of their polls go by, and neither has answered.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(answered).toBe(0);
+    // One grant, one call; the gate is shut again behind it.
+    gate.grant();
+    await Promise.race(calls);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(answered).toBe(1);
+    gate.open();
+    await Promise.all(calls);
+    expect(answered).toBe(2);
+
+    gate.close();
+    const controller = new AbortController();
+    const stopped = new DemoModel({ speed: 'instant', gate: gate.cell }).createMessage(request, {
+      signal: controller.signal,
+    });
+    controller.abort();
+    await expect(stopped).rejects.toThrow('Stopped');
+  });
+
+  it('at slow speed, pauses before each answer and longer between chunks', async () => {
+    const request: ModelRequest = {
+      model: 'demo',
+      system: `You are a coding agent at ${WORKDIR}. Use the task tool to delegate exploration or subtasks.`,
+      tools: PARENT_TOOLS,
+      messages: [{ role: 'user', content: PROMPT_FRAMEWORK }],
+      max_tokens: 8000,
+    };
+    vi.useFakeTimers();
+    try {
+      const timers = vi.spyOn(globalThis, 'setTimeout');
+      const call = new DemoModel({ speed: 'slow' }).createMessage(request);
+      await vi.runAllTimersAsync();
+      await call;
+      const waits = timers.mock.calls.map(([, ms]) => ms);
+      expect(waits.filter((ms) => ms === DEMO_SLOW_CALL_PAUSE_MS)).toHaveLength(1);
+      expect(waits.filter((ms) => ms === DEMO_SLOW_CHUNK_DELAY_MS).length).toBeGreaterThan(1);
+      expect(waits).not.toContain(DEMO_CHUNK_DELAY_MS);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('estimates usage from the request and the response size', () => {

@@ -53,7 +53,8 @@
  */
 import type { AssistantBlock } from '../../core/messages';
 import type { ModelCallOptions, ModelClient, ModelRequest, ModelResponse } from '../../core/model';
-import { streamResponse } from '../stream';
+import { sleep, streamResponse } from '../stream';
+import { DemoGate } from './gate';
 import { planParent } from './parent';
 import { planSubagent } from './subagent';
 import { textFor } from './say';
@@ -111,27 +112,41 @@ export function demoRespond(request: ModelRequest): ModelResponse {
   return toResponse(plan, request);
 }
 
-export type DemoSpeed = 'instant' | 'normal';
+export type DemoSpeed = 'instant' | 'normal' | 'slow';
 
 export interface DemoModelOptions {
-  /** `instant`: no pauses (tests); `normal`: a small pause per streamed chunk, like typing. */
+  /**
+   * `instant`: no pauses (tests); `normal`: a small pause per streamed chunk, like typing;
+   * `slow`: a pace a person can follow (about 15-20 s for prompt 1), for a class.
+   */
   speed?: DemoSpeed;
+  /** The presenter's hold (./gate.ts): while it is raised, a call waits before it answers. */
+  gate?: Int32Array;
 }
 
 /** Milliseconds between streamed chunks at normal speed. */
 export const DEMO_CHUNK_DELAY_MS = 20;
+/** At slow speed: between streamed chunks, and before each answer (as if the model thought). */
+export const DEMO_SLOW_CHUNK_DELAY_MS = 80;
+export const DEMO_SLOW_CALL_PAUSE_MS = 1200;
 
 /** The offline demo model (see the file comment). */
 export class DemoModel implements ModelClient {
   readonly label = 'demo (scripted)';
   readonly speed: DemoSpeed;
+  readonly #gate: DemoGate | undefined;
 
   constructor(options: DemoModelOptions = {}) {
     this.speed = options.speed ?? 'normal';
+    this.#gate = options.gate && new DemoGate(options.gate);
   }
 
   async createMessage(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
+    await this.#gate?.pass(options.signal);
     const response = demoRespond(request);
-    return streamResponse(response, options, this.speed === 'instant' ? 0 : DEMO_CHUNK_DELAY_MS);
+    if (this.speed === 'slow') await sleep(DEMO_SLOW_CALL_PAUSE_MS, options.signal);
+    const delay =
+      this.speed === 'instant' ? 0 : this.speed === 'slow' ? DEMO_SLOW_CHUNK_DELAY_MS : DEMO_CHUNK_DELAY_MS;
+    return streamResponse(response, options, delay);
   }
 }

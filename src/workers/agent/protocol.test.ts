@@ -46,6 +46,17 @@ describe('checks where worker messages arrive', () => {
     );
   });
 
+  it("takes the demo's slow pace and the presenter's gate, a shared cell, and nothing else for it", () => {
+    const cell = new Int32Array(new SharedArrayBuffer(4));
+    const slow = checkSettings({ ...settings, model: { provider: 'demo', speed: 'slow', gate: cell } });
+    expect(slow.model).toEqual({ provider: 'demo', speed: 'slow', gate: cell });
+    for (const gate of [new Int32Array(1), new Int32Array(new SharedArrayBuffer(8)), [0], 'held']) {
+      expect(() => checkSettings({ ...settings, model: { provider: 'demo', speed: 'slow', gate } })).toThrow(
+        "'gate'",
+      );
+    }
+  });
+
   it('accepts only subagent names for subagent runs', () => {
     expect(checkSubagentRun({ agent: 'subagent-3', prompt: 'p', depth: 1, settings }).agent).toBe(
       'subagent-3',

@@ -25,6 +25,8 @@ import {
 } from '../../core/variants.ts';
 import { expectString, isRecord, ProtocolError } from '../../core/schema';
 import type { ModelConfig } from '../../models/config';
+// With its extension, as above.
+import { isGateCell } from '../../models/demo/gate.ts';
 
 export { ProtocolError };
 
@@ -110,8 +112,11 @@ export function checkSettings(value: unknown): AgentSettings {
   const model = value.model;
   if (!isRecord(model)) throw new ProtocolError("settings: 'model' must be an object");
   if (model.provider === 'demo') {
-    if (model.speed !== 'instant' && model.speed !== 'normal') {
-      throw new ProtocolError("settings: demo 'speed' must be 'instant' or 'normal'");
+    if (model.speed !== 'instant' && model.speed !== 'normal' && model.speed !== 'slow') {
+      throw new ProtocolError("settings: demo 'speed' must be 'instant', 'normal' or 'slow'");
+    }
+    if (model.gate !== undefined && !isGateCell(model.gate)) {
+      throw new ProtocolError("settings: demo 'gate' must be one shared Int32 cell");
     }
   } else if (model.provider === 'anthropic') {
     expectString(model, 'apiKey', 'settings.model');

@@ -1,0 +1,185 @@
+/**
+ * The presenter's mode: any run on screen (live, kept or opened) stops at the lesson's moments
+ * (src/run/moments.ts), each told by one sentence (presenter-caption.ts), until Continue.
+ *
+ *   Continue ─► the next moment is in the record ─► show its step, stopped there
+ *            └► not yet (a live run) ─► follow the run until it is recorded, then stop there
+ *
+ * A live demo run waits while the presentation is stopped: the demo model's gate is shut (see
+ * src/models/demo/gate.ts), and while it goes on, its calls pass one at a time, each let through
+ * once the page has seen the one before and found no moment to stop at (`recorded`, at once, not
+ * once a frame). So the run stops within the call it is in. A real model's run never waits; the
+ * presentation follows its record behind it. Nothing here runs, and nothing is scanned, while the
+ * mode is off.
+ */
+import type { ModelConfig } from '../models/config';
+import { DemoGate } from '../models/demo/gate';
+import { Moments, type Moment } from '../run/moments';
+import type { RecordEvent, RunEvent } from '../run/record';
+import { t } from './i18n';
+import { captionOf } from './presenter-caption';
+import type { Viewer } from './viewer.svelte';
+
+/** What the presenter needs of the playground. */
+export interface Stage {
+  readonly viewer: Viewer;
+  /** A live run is under way. */
+  readonly running: boolean;
+}
+
+export class Presenter {
+  /** The mode is on. */
+  on = $state(false);
+  /** The moment on screen: -1 before the first, `moments.length` after the last. */
+  at = $state(-1);
+  /** Waiting for a live run to reach the next moment. */
+  following = $state(false);
+  /** The moments of the record on screen, so far. */
+  moments = $state.raw<Moment[]>([]);
+
+  readonly #stage: Stage;
+  /** The hold on a live demo run (none without shared memory: see DemoGate). */
+  readonly #gate = DemoGate.create();
+  #scanner: Moments | null = null;
+  #events: readonly RecordEvent[] | null = null;
+
+  constructor(stage: Stage) {
+    this.#stage = stage;
+  }
+
+  /** The sentence for the moment on screen (null while the mode is off). */
+  caption = $derived.by((): string | null => {
+    if (!this.on) return null;
+    const moment = this.moments[this.at];
+    if (moment) return captionOf(moment);
+    if (this.following) return this.at < 0 ? t('presenter.start') : t('presenter.following');
+    if (this.at < 0) return t('presenter.start');
+    return this.moments.length ? t('presenter.end') : t('presenter.endNone');
+  });
+
+  /**
+   * A demo run's model with the hold: its workers read it before each call (one read of shared
+   * memory; the flag stays down unless a presentation stops the run). Any other model as it is.
+   */
+  gated(model: ModelConfig): ModelConfig {
+    return model.provider === 'demo' && this.#gate ? { ...model, gate: this.#gate.cell } : model;
+  }
+
+  /** Whether Continue has anything to go on to. */
+  get canContinue(): boolean {
+    if (!this.on || this.following || !this.#events) return false;
+    return this.at < this.moments.length || this.#live;
+  }
+
+  toggle(): void {
+    if (this.on) this.stop();
+    else this.start();
+  }
+
+  /** Turns the mode on, from the step on screen (a run shown at its end starts from its start). */
+  start(): void {
+    this.on = true;
+    this.#scan();
+    const viewer = this.#stage.viewer;
+    let from = 0;
+    if (this.#live || viewer.pastStep) {
+      const step = viewer.step ?? viewer.steps;
+      from = this.moments.findIndex((m) => viewer.stepOfEvent(m.index) >= step);
+      if (from < 0) from = this.moments.length;
+    }
+    this.at = from - 1;
+    this.following = false;
+    this.continue();
+  }
+
+  stop(): void {
+    this.on = false;
+    this.following = false;
+    this.at = -1;
+    this.#scanner = null;
+    this.#events = null;
+    this.moments = [];
+    this.#gate?.open();
+  }
+
+  /** On to the next moment: at once if it is recorded, else once the live run gets there. */
+  continue(): void {
+    if (!this.on) return;
+    this.#scan();
+    // No run on screen yet: the first moment comes with the next run.
+    if (!this.#events) return;
+    if (this.at + 1 < this.moments.length) {
+      this.#showMoment(this.at + 1);
+    } else if (this.#live) {
+      this.at = this.moments.length - 1;
+      this.following = true;
+      this.#stage.viewer.goLive();
+    } else {
+      this.at = this.moments.length;
+      this.following = false;
+    }
+    this.#steer(true);
+  }
+
+  /** Takes in what the record on screen gained (called as it grows, and when it changes). */
+  update(): void {
+    if (!this.on) return;
+    this.#scan();
+    if (this.following) {
+      if (this.at + 1 < this.moments.length) this.#showMoment(this.at + 1);
+      else if (!this.#live) {
+        this.following = false;
+        this.at = this.moments.length;
+      }
+    }
+    this.#steer();
+  }
+
+  /** An event was just recorded in the live run: the gate follows at once (see the file comment). */
+  recorded(event: RunEvent): void {
+    if (!this.on || !this.#gate) return;
+    this.#scan();
+    this.#steer(event.type === 'model_start');
+  }
+
+  get #live(): boolean {
+    return this.#stage.running && this.#stage.viewer.opened === null;
+  }
+
+  #showMoment(at: number): void {
+    this.at = at;
+    this.following = false;
+    this.#stage.viewer.stepToEvent(this.moments[at].index);
+  }
+
+  /**
+   * Shuts the gate of a live demo run while the presentation is stopped at a moment, or has a
+   * moment ahead recorded; while it goes on, lets one call through when asked (`called`: a call
+   * just took the last one, or the presentation just went on).
+   */
+  #steer(called = false): void {
+    const gate = this.#gate;
+    if (!gate) return;
+    if (!this.on || !this.#live) return gate.open();
+    if (!this.following || this.moments.length > this.at + 1) return gate.close();
+    if (called || gate.isOpen) gate.grant();
+  }
+
+  /** Scans the record on screen; another record (a new run, one opened) starts over. */
+  #scan(): void {
+    const events = this.#stage.viewer.record?.events ?? null;
+    if (events !== this.#events) {
+      this.#events = events;
+      this.#scanner = events ? new Moments() : null;
+      this.moments = [];
+      this.at = -1;
+      // A run that starts while presenting goes on to its first moment.
+      this.following = events !== null && this.#stage.viewer.opened === null;
+    }
+    const scanner = this.#scanner;
+    if (!scanner || !events) return;
+    const before = scanner.list.length;
+    if (scanner.scan(events) !== before || this.moments.length !== before)
+      this.moments = scanner.list.slice();
+  }
+}

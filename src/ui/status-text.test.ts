@@ -1,0 +1,33 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadLanguage } from './i18n';
+import { locale } from './language.svelte';
+import { statusText } from './status-text';
+
+beforeAll(async () => {
+  await loadLanguage('zh');
+  await loadLanguage('ja');
+});
+
+afterEach(() => {
+  locale.current = 'en';
+});
+
+describe('the status line', () => {
+  it("at a past step, begins with the run's own state and says which step of how many", () => {
+    const at = { step: 20, steps: 51 };
+    expect(statusText({ kind: 'finished' }, { at })).toBe('Finished · step 20 of 51');
+    expect(statusText({ kind: 'running' }, { at, working: 'subagent-1' })).toBe('Running… · step 20 of 51');
+    expect(statusText({ kind: 'stopped', reason: 'x' }, { at })).toMatch(/^Stopped: x · step 20 of 51$/);
+    locale.current = 'zh';
+    expect(statusText({ kind: 'finished' }, { at })).toBe('已完成 · 第 20 步，共 51 步');
+    locale.current = 'ja';
+    expect(statusText({ kind: 'finished' }, { at })).toBe('完了 · ステップ 20 / 51');
+  });
+
+  it('at the end, says the state alone (and who works, during a run)', () => {
+    expect(statusText({ kind: 'finished' })).toBe('Finished');
+    expect(statusText({ kind: 'running' }, { working: 'subagent-1' })).toBe(
+      'Running… (subagent-1 is working)',
+    );
+  });
+});
