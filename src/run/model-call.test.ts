@@ -83,6 +83,7 @@ describe('modelCallView', () => {
     const { record, parent, child } = await recorded();
     const first = modelCallView(record, 'subagent-1', 1)!;
     expect(first.recorded).toBe(true);
+    expect(first.context).toBe('isolated');
     expect(first.messages.map((m) => [m.role, m.message])).toEqual([
       ['user', { role: 'user', content: 'Find the framework' }],
     ]);
@@ -122,6 +123,7 @@ describe('modelCallView', () => {
   it("shows that a fork child's first call sent the parent's messages", async () => {
     const { record, parent } = await recorded('fork');
     const first = modelCallView(record, 'subagent-1', 1)!;
+    expect(first.context).toBe('fork');
     // The parent's array before the turn that called task, the task prompt joined to its last message.
     const before = parent.requests[1].messages;
     expect(first.messages).toHaveLength(before.length);
@@ -138,6 +140,14 @@ describe('modelCallView', () => {
     expect(old.bodyJson()).toBeNull();
     // What the loop sends: the agent's array at the call.
     expect(old.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+  });
+
+  it('shows a call as it was at a step: no response before its model_end', async () => {
+    const { record } = await recorded();
+    const start = record.events.findIndex((e) => e.type === 'model_start' && e.agent === 'subagent-1');
+    expect(modelCallView(record, 'subagent-1', 1, start + 1)!.response).toBeNull();
+    expect(modelCallView(record, 'subagent-1', 1, start)).toBeNull();
+    expect(modelCallView(record, 'subagent-1', 1, start + 1)!.messages).toHaveLength(1);
   });
 
   it('counts the messages a body names that the record does not hold', async () => {

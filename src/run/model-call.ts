@@ -13,6 +13,7 @@
  */
 import type { AgentId, Message, Usage } from '../core/messages';
 import type { SentBody } from '../core/model';
+import type { ContextMode } from '../core/variants';
 import type { RunRecord } from './record';
 import { messageChars } from './size';
 
@@ -52,6 +53,8 @@ export interface ModelCallView {
   agent: AgentId;
   /** The call's number for its agent, from 1, across every prompt of the record. */
   n: number;
+  /** The context mode of the prompt it belongs to (a fork child starts from its caller's history). */
+  context: ContextMode | null;
   /** Whether the record kept the call's request body (records made before it did not). */
   recorded: boolean;
   model: string | null;
@@ -156,15 +159,26 @@ export function callCounts(record: RunRecord, upTo = record.events.length): Map<
   return counts;
 }
 
-/** The `n`-th model call of `agent` (from 1) as the dialog shows it, or null if there is none. */
-export function modelCallView(record: RunRecord, agent: AgentId, n: number): ModelCallView | null {
+/**
+ * The `n`-th model call of `agent` (from 1) as the dialog shows it, or null if there is none: as
+ * the record was after its first `upTo` events (a step of the step-through).
+ */
+export function modelCallView(
+  record: RunRecord,
+  agent: AgentId,
+  n: number,
+  upTo = record.events.length,
+): ModelCallView | null {
   const events = record.events;
+  const end = Math.min(upTo, events.length);
   let array: Message[] = [];
   let seen = 0;
   let start = -1;
-  for (let i = 0; i < events.length; i++) {
+  let context: ContextMode | null = null;
+  for (let i = 0; i < end; i++) {
     const event = events[i];
-    if (event.type === 'spawn' && event.agent === agent) array = event.messages.slice();
+    if (event.type === 'run') context = event.settings.context;
+    else if (event.type === 'spawn' && event.agent === agent) array = event.messages.slice();
     else if (event.type === 'message' && event.agent === agent) {
       array.length = Math.min(array.length, event.index);
       array[event.index] = event.message;
@@ -183,6 +197,7 @@ export function modelCallView(record: RunRecord, agent: AgentId, n: number): Mod
   return {
     agent,
     n,
+    context,
     recorded: body !== null,
     model: typeof body?.model === 'string' ? body.model : null,
     maxTokens: typeof body?.max_tokens === 'number' ? body.max_tokens : null,
@@ -196,16 +211,16 @@ export function modelCallView(record: RunRecord, agent: AgentId, n: number): Mod
     messages,
     chars,
     missing: Math.max(0, count - held.length),
-    response: responseOf(record, agent, start),
+    response: responseOf(record, agent, start, end),
     bodyJson: () => (body ? JSON.stringify({ ...body, messages: held }, null, 2) : null),
   };
 }
 
 /** The model_end of the call begun at event `start`, and the response it appended. */
-function responseOf(record: RunRecord, agent: AgentId, start: number): CallResponse | null {
+function responseOf(record: RunRecord, agent: AgentId, start: number, end: number): CallResponse | null {
   const events = record.events;
   let response: CallResponse | null = null;
-  for (let i = start + 1; i < events.length; i++) {
+  for (let i = start + 1; i < end; i++) {
     const event = events[i];
     if (!('agent' in event) || event.agent !== agent) continue;
     if (event.type === 'model_start' || event.type === 'error') break;
