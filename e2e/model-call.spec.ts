@@ -4,6 +4,7 @@
  * a subagent's first call sent one message; a fork child's first call sent the parent's history.
  */
 import type { Page } from '@playwright/test';
+import { parentCallsRecord } from '../scripts/records.mjs';
 import {
   expect,
   importFile,
@@ -151,6 +152,27 @@ test.describe('Model call', () => {
     await expect(dialog(page)).toContainText('recorded before model calls kept their request body');
     await expect(sentItems(page)).toHaveCount(1);
     await expect(dialog(page).getByText(/^Request body/)).toHaveCount(0);
+  });
+
+  test('a long array: the list holds every message sent and draws the ones in view', async ({ page }) => {
+    await open(page);
+    // 80 calls: the last one sends 159 messages, more than the dialog draws at once.
+    await importFile(page, 'long.json', JSON.stringify(parentCallsRecord(80, 2000)));
+    await openCall(page, parentRegion(page), 80);
+    await expect(dialog(page)).toContainText('159 messages');
+    const items = sentItems(page);
+    await expect(items.first()).toBeVisible();
+    await expect(items.first()).toContainText('#0');
+    const drawn = await items.count();
+    expect(drawn).toBeGreaterThan(3);
+    expect(drawn).toBeLessThan(159);
+    // Scrolled to its end, the list shows the last message sent: the results of call 79.
+    await dialog(page)
+      .getByRole('list', { name: 'Messages sent' })
+      .evaluate((list) => {
+        list.scrollTop = list.scrollHeight;
+      });
+    await expect(items.last()).toContainText('#158');
   });
 
   test('fits a phone: 390 px wide', async ({ page }) => {

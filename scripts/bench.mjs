@@ -46,6 +46,7 @@ import { bigRecord, parentCallsRecord, recordShapes } from './records.mjs';
 import { relayTtfb } from './relay-ttfb.mjs';
 import { serveStatic } from './serve-static.mjs';
 import { viewerBench } from './viewer-bench.mjs';
+import { modelCallBench } from './model-call-bench.mjs';
 import { fanoutBench } from './fanout-bench.mjs';
 
 const PORT = Number(process.env.BENCH_PORT ?? 41732);
@@ -671,6 +672,10 @@ if (ONLY === 'fanout') {
   // 8. The page's longest task while the viewer opens a 30 MB file and reads it on as it scrolls.
   results.fileViewer30MB = await viewerBench(browser, URL_BASE, 3);
 
+  console.log('bench: Model call on a 5 MB array');
+  // 9. Opening `Model call` for the last call of the 10,000-event record (999 messages, 5 MB).
+  results.modelCall5MB = await modelCallBench(browser, URL_BASE);
+
   await browser.close();
 }
 
@@ -732,6 +737,7 @@ const targets = [
     results.fileViewer30MB.longestTaskMedianMs,
     100,
   ],
+  ['Model call on a 5 MB array: open (median, ms)', results.modelCall5MB.withBodies.medianAfterMs, 100],
   ["the page's first JavaScript (KB gzip)", results.initialPageJs.gzipKilobytes, 113.8],
 ];
 console.log('\nTarget check:');

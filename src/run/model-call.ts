@@ -24,10 +24,7 @@ export interface SentMessage {
   role: Message['role'];
   /** Its size as sent: the characters of its JSON text. */
   chars: number;
-  /** The kinds of its content blocks (`text` for a plain string). */
-  blocks: string[];
-  /** The start of what it says, on one line. */
-  preview: string;
+  /** The message; what a list shows of it (`blockKinds`, `previewOf`) is made when it is drawn. */
   message: Message;
 }
 
@@ -79,8 +76,8 @@ const SHOWN = new Set(['model', 'system', 'tools', 'messages', 'max_tokens']);
 
 const PREVIEW = 120;
 
-/** The kinds of a message's blocks. */
-function blockKinds(content: Message['content']): string[] {
+/** The kinds of a message's blocks (`text` for a plain string). */
+export function blockKinds(content: Message['content']): string[] {
   if (typeof content === 'string') return ['text'];
   return content.map((block) => (block && typeof block.type === 'string' ? block.type : '?'));
 }
@@ -90,7 +87,11 @@ export function previewOf(message: Message): string {
   const parts: string[] = [];
   let length = 0;
   const add = (text: string) => {
-    const line = text.replace(/\s+/g, ' ').trim();
+    // Only the start of a long text is read: its whitespace folded, it is cut anyway.
+    const line = text
+      .slice(0, 2 * PREVIEW)
+      .replace(/\s+/g, ' ')
+      .trim();
     if (!line) return;
     parts.push(line.slice(0, PREVIEW));
     length += line.length;
@@ -113,14 +114,7 @@ export function previewOf(message: Message): string {
 }
 
 function sent(message: Message, index: number): SentMessage {
-  return {
-    index,
-    role: message.role,
-    chars: messageChars(message),
-    blocks: blockKinds(message.content),
-    preview: previewOf(message),
-    message,
-  };
+  return { index, role: message.role, chars: messageChars(message), message };
 }
 
 function toolsOf(value: unknown): OfferedTool[] | null {
