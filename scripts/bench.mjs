@@ -49,6 +49,7 @@ import { relayTtfb } from './relay-ttfb.mjs';
 import { serveStatic } from './serve-static.mjs';
 import { viewerBench } from './viewer-bench.mjs';
 import { sessionBench } from './session-bench.mjs';
+import { modelCallBench } from './model-call-bench.mjs';
 import { fanoutBench } from './fanout-bench.mjs';
 
 const PORT = Number(process.env.BENCH_PORT ?? 41732);
@@ -710,6 +711,9 @@ if (ONLY === 'session') {
   console.log('bench: a 50 MB Claude Code session');
   // 9. A 50 MB Claude Code session opened from its files: read in a worker, shown (target 2 s).
   results.claudeSession50MB = await sessionBench(browser, URL_BASE, 3);
+  console.log('bench: Model call on a 5 MB array');
+  // 10. Opening `Model call` for the last call of the 10,000-event record (999 messages, 5 MB).
+  results.modelCall5MB = await modelCallBench(browser, URL_BASE);
 
   await browser.close();
 }
@@ -781,6 +785,7 @@ const targets = [
     results.fileViewer30MB.longestTaskMedianMs,
     100,
   ],
+  ['Model call on a 5 MB array: open (median, ms)', results.modelCall5MB.withBodies.medianAfterMs, 100],
   ["the page's first JavaScript (KB gzip)", results.initialPageJs.gzipKilobytes, 113.8],
 ];
 console.log('\nTarget check:');

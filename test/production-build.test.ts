@@ -20,13 +20,13 @@ import { firstVisitFiles, transferSizes } from '../scripts/first-visit.mjs';
  * Lower them when a change makes the first visit lighter. docs/budgets.md has today's figures.
  */
 /** index.html, the page's first script and its static imports, its stylesheet: gzip 9. */
-const FIRST_PAINT_GZIP_BYTES = 116_300;
+const FIRST_PAINT_GZIP_BYTES = 120_400;
 /** The same, brotli 9. */
-const FIRST_PAINT_BROTLI_BYTES = 108_000;
+const FIRST_PAINT_BROTLI_BYTES = 111_700;
 /** The first paint's, plus the offline sandbox's worker and its static imports: gzip 9. */
-const SANDBOX_READY_GZIP_BYTES = 318_500;
+const SANDBOX_READY_GZIP_BYTES = 328_800;
 /** The same, brotli 9. */
-const SANDBOX_READY_BROTLI_BYTES = 286_500;
+const SANDBOX_READY_BROTLI_BYTES = 295_600;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 

@@ -108,6 +108,28 @@ describe('parent requests', () => {
     ]);
   });
 
+  it('says with each model_start what the call sends: the body, its messages as their count', async () => {
+    const { parent, child, run, events } = setup(
+      [callsTools(toolUse('task', { prompt: 'find the framework', description: 'find' })), says('pytest')],
+      [says('It is pytest.')],
+    );
+    await run('Use a subtask to find what testing framework this project uses');
+    const starts = events.filter((e) => e.type === 'model_start');
+    const sentTo = (agent: string) => (agent === 'parent' ? parent : child).requests;
+    const seen = new Map<string, number>();
+    for (const start of starts) {
+      const n = seen.get(start.agent) ?? 0;
+      seen.set(start.agent, n + 1);
+      const { messages, ...body } = sentTo(start.agent)[n];
+      expect(start.request).toEqual({ ...body, messages: messages.length });
+    }
+    expect(starts.map((e) => [e.agent, e.request?.messages])).toEqual([
+      ['parent', 1],
+      ['subagent-1', 1],
+      ['parent', 3],
+    ]);
+  });
+
   it('has tool schemas identical to the recorded reference request', async () => {
     const { readFile } = await import('node:fs/promises');
     const trace = JSON.parse(

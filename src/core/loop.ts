@@ -22,8 +22,8 @@
  * limits set the cap, the cut, max_tokens and whether a subagent gets `task` too.
  */
 import type { AgentId, AssistantBlock, Message, ToolResultBlock, ToolUseBlock, Usage } from './messages';
-import type { ModelClient, ModelResponse, StreamEvent } from './model';
-import { ModelCallError } from './model';
+import type { ModelClient, ModelRequest, ModelResponse, SentBody, StreamEvent } from './model';
+import { ModelCallError, sentBody } from './model';
 import {
   CHILD_TOOLS,
   LIMITS,
@@ -47,7 +47,8 @@ import {
 /** What a UI or a run log can follow. Every event names the loop it comes from. */
 export type LoopEvent =
   | { type: 'message'; agent: AgentId; index: number; message: Message }
-  | { type: 'model_start'; agent: AgentId; call: number }
+  /** `request`: the body sent (SentBody); records made before it was kept have none. */
+  | { type: 'model_start'; agent: AgentId; call: number; request?: SentBody }
   | { type: 'stream'; agent: AgentId; call: number; event: StreamEvent }
   | {
       type: 'model_end';
@@ -174,20 +175,21 @@ export async function agentLoop(options: LoopOptions): Promise<LoopResult> {
 
   for (let call = 1; ; call++) {
     throwIfStopped(signal);
-    emit({ type: 'model_start', agent, call });
+    const request: ModelRequest = {
+      model: options.modelName,
+      system: options.system,
+      tools: options.tools,
+      messages: structuredClone(messages),
+      max_tokens: options.maxTokens ?? LIMITS.maxTokens,
+    };
+    emit({ type: 'model_start', agent, call, request: sentBody(model, request) });
     const started = performance.now();
     let response: ModelResponse;
     try {
-      response = await model.createMessage(
-        {
-          model: options.modelName,
-          system: options.system,
-          tools: options.tools,
-          messages: structuredClone(messages),
-          max_tokens: options.maxTokens ?? LIMITS.maxTokens,
-        },
-        { signal, onStream: (event) => emit({ type: 'stream', agent, call, event }) },
-      );
+      response = await model.createMessage(request, {
+        signal,
+        onStream: (event) => emit({ type: 'stream', agent, call, event }),
+      });
     } catch (error) {
       if (isStop(error) || signal?.aborted) throw new StopError();
       const failure = error instanceof ModelCallError ? error : new ModelCallError(errorMessage(error));

@@ -24,6 +24,19 @@ export interface ModelResponse {
   usage?: Usage;
 }
 
+/**
+ * A request body as a run keeps it: every field as sent, but `messages` as their count. They are
+ * the first `messages` of the agent's array, which the record holds already: keeping them again
+ * for every call would make a run's record grow with the square of its length.
+ */
+export type SentBody = { messages: number } & Record<string, unknown>;
+
+/** The body a client sends for a request, with its messages as their count (SentBody). */
+export function sentBody(client: ModelClient, request: ModelRequest): SentBody {
+  const body = client.body ? client.body(request) : { ...request };
+  return { ...body, messages: request.messages.length };
+}
+
 /** Streaming progress of one model call, shaped like the API's content_block_* events. */
 export type StreamEvent =
   | { type: 'block_start'; index: number; block: AssistantBlock }
@@ -41,6 +54,8 @@ export interface ModelCallOptions {
 export interface ModelClient {
   /** Shown to people: which model drives the loop (e.g. `demo (scripted)`). */
   readonly label: string;
+  /** The JSON body this client sends for a request (an API's exact body); the request itself when absent. */
+  body?(request: ModelRequest): Record<string, unknown>;
   createMessage(request: ModelRequest, options?: ModelCallOptions): Promise<ModelResponse>;
 }
 

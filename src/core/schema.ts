@@ -70,7 +70,13 @@ const agent = v.pipe(text, v.regex(/^(parent|subagent-\d+)$/, 'an agent name (pa
 /** Every LoopEvent (src/core/loop.ts). */
 export const LoopEventSchemas = [
   v.object({ type: v.literal('message'), agent, index: count, message: MessageSchema }),
-  v.object({ type: v.literal('model_start'), agent, call: count }),
+  v.object({
+    type: v.literal('model_start'),
+    agent,
+    call: count,
+    // The body as sent, its messages as their count (SentBody): the rest is shown as it is.
+    request: v.optional(v.looseObject({ messages: count })),
+  }),
   v.object({ type: v.literal('stream'), agent, call: count, event: StreamEventSchema }),
   v.object({
     type: v.literal('model_end'),

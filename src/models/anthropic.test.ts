@@ -170,6 +170,18 @@ describe('AnthropicModel against the mock Messages API', () => {
     });
   });
 
+  it('says exactly which body it sends (a run records it for the Model call dialog), without the key', async () => {
+    const m = model('claude-test', { thinking: { budgetTokens: 2000 } });
+    const request = parentRequest();
+    await m.createMessage(request);
+    const [sent] = posts();
+    expect(m.body(request)).toEqual(sent.body);
+    expect(JSON.stringify(Object.keys(m.body(request)))).toBe(
+      JSON.stringify(Object.keys(sent.body as object)),
+    );
+    expect(JSON.stringify(m.body(request))).not.toContain(KEY);
+  });
+
   it('reports a 401 as an authentication failure, without the key', async () => {
     const error = await failure(model('mock-401').createMessage(parentRequest('mock-401')));
     expect(error).toBeInstanceOf(ModelCallError);

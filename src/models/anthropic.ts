@@ -195,6 +195,22 @@ export class AnthropicModel implements ModelClient {
     return out.replace(/sk-ant-[\w-]+/g, '[redacted]').replace(/(Bearer\s+)\S+/gi, '$1[redacted]');
   }
 
+  /**
+   * The JSON body of a call: the request, this client's model when it names none, extended
+   * thinking when asked, and `stream: true`, which `messages.stream()` adds to what it is given.
+   * Headers (the key among them) are no part of it.
+   */
+  body(request: ModelRequest): Record<string, unknown> {
+    return {
+      ...request,
+      model: request.model || this.#model,
+      ...(this.#thinking && {
+        thinking: { type: 'enabled', budget_tokens: this.#thinking.budgetTokens },
+      }),
+      stream: true,
+    };
+  }
+
   async createMessage(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
     const { signal, onStream } = options;
     if (signal?.aborted) throw abortError();
@@ -260,13 +276,7 @@ export class AnthropicModel implements ModelClient {
       return new Response(body, response);
     };
 
-    const params = {
-      ...request,
-      model: request.model || this.#model,
-      ...(this.#thinking && {
-        thinking: { type: 'enabled', budget_tokens: this.#thinking.budgetTokens },
-      }),
-    } as unknown as MessageCreateParamsStreaming;
+    const { stream: _, ...params } = this.body(request) as unknown as MessageCreateParamsStreaming;
 
     // Once part of the reply has arrived, a failure is a connection lost mid-reply, not an
     // endpoint that cannot be reached.

@@ -26,12 +26,25 @@ export function subagentNumber(id: AgentId): number {
 
 const SUBAGENT_SHADES = 4;
 
-/** The CSS colour of an agent: the parent is blue, subagents take turns through amber shades. */
+/** The CSS colour of an agent: the parent is blue, subagents take turns through four hues. */
 export function agentColor(id: AgentId): string {
   if (id === 'parent') return 'var(--agent-parent)';
   const n = subagentNumber(id);
   if (n === 0) return 'var(--agent-other)';
   return `var(--agent-sub-${((n - 1) % SUBAGENT_SHADES) + 1})`;
+}
+
+/** The shapes of the subagents' markers, in turn with their colours: told apart without colour. */
+export const MARKER_SHAPES = ['circle', 'square', 'diamond', 'hexagon'] as const;
+
+/** An agent's marker: its number (none for the parent) and a shape of its own among its neighbours. */
+export function agentMarker(id: AgentId): {
+  label: string;
+  shape: (typeof MARKER_SHAPES)[number] | 'parent';
+} {
+  const n = subagentNumber(id);
+  if (n === 0) return { label: '', shape: 'parent' };
+  return { label: String(n), shape: MARKER_SHAPES[(n - 1) % MARKER_SHAPES.length] };
 }
 
 /**
@@ -72,12 +85,13 @@ export function formatNumber(n: number, tag: string): string {
 }
 
 /**
- * The colour of an agent's name and labels, as text: the amber fills are too light to read on
- * white (WCAG asks 4.5:1), so subagents' text takes one darker shade.
+ * The colour of an agent's name and labels, as text: the fills are too light to read on white
+ * (WCAG asks 4.5:1), so each subagent's text takes a darker shade of its hue.
  */
 export function agentInk(id: AgentId): string {
   if (id === 'parent') return 'var(--agent-parent)';
-  return subagentNumber(id) === 0 ? 'var(--agent-other)' : 'var(--agent-sub-text)';
+  const n = subagentNumber(id);
+  return n === 0 ? 'var(--agent-other)' : `var(--agent-sub-${((n - 1) % SUBAGENT_SHADES) + 1}-ink)`;
 }
 
 export interface Folded {
