@@ -154,8 +154,11 @@ test.describe('loop limits and recursion', () => {
     // The tree order: the grandchild right under its caller.
     const names = (await rows.locator('.name').allInnerTexts()).map((n) => n.replace('└ ', '').trim());
     // The next task's worker may already wait as a spare, after the rest.
-    const spares = names.filter((n) => n.includes('(spare'));
-    expect(spares).toEqual(names.length === 5 ? ['Subagent 3 (spare, waiting for a task)'] : []);
+    const spares = await rows
+      .filter({ hasText: 'waiting for the next task' })
+      .locator('.name')
+      .allInnerTexts();
+    expect(spares).toEqual(names.length === 5 ? ['Subagent 3'] : []);
     expect(names.slice(0, 4)).toEqual(['Sandbox', 'Parent', 'Subagent 1', 'Subagent 2']);
   });
 });

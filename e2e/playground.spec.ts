@@ -44,11 +44,12 @@ test.describe('sample prompts on the demo model', () => {
     // no column; the timeline shows it as waiting.
     await expect.poll(() => watch.spare()).toBe('subagent-2');
     await expect(subagentRegion(page, 2)).toHaveCount(0);
-    await expect(
-      page
-        .getByRole('region', { name: 'Workers timeline' })
-        .getByText('Subagent 2 (spare, waiting for a task)'),
-    ).toBeVisible();
+    const spareRow = page
+      .getByRole('region', { name: 'Workers timeline' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Subagent 2' });
+    await expect(spareRow).toContainText('spare');
+    await expect(spareRow.getByText('started ahead, waiting for the next task')).toBeVisible();
   });
 
   test('prompt 1 follows the project in the sandbox: the TypeScript sample uses vitest', async ({

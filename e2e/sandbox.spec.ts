@@ -11,6 +11,11 @@ import { fakeWebContainerRuntime } from './fake-webcontainer';
 import { expect, open, parentList, PROMPTS, runSample, status, test } from './fixtures';
 
 const header = (page: Page) => page.getByRole('banner');
+/** Opens the header's runtime details (the sandbox badge is their button). */
+const details = async (page: Page) => {
+  const button = header(page).getByRole('button', { name: /^Sandbox / });
+  if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+};
 const UNAVAILABLE =
   'WebContainer unavailable: did not start within 2 s: its runtime loads from StackBlitz, which needs internet';
 
@@ -41,7 +46,9 @@ test('sandbox=auto: the offline sandbox is ready at once; WebContainer is then r
 }) => {
   await open(page, 'speed=instant&wcTimeout=2000');
   await expect(header(page)).toContainText('Local (offline shell)');
+  await details(page);
   await expect(header(page).getByText(UNAVAILABLE)).toBeVisible({ timeout: 6000 });
+  await page.keyboard.press('Escape');
   // A quiet line, not an error state.
   await expect(status(page)).toHaveText(/^Idle/);
   expect(watch.webContainerRequests.length).toBeGreaterThan(0);
@@ -82,11 +89,13 @@ test.describe('where WebContainer’s own code cannot be fetched (offline, or a 
       route.abort('internetdisconnected'),
     );
     await open(page, 'speed=instant');
+    await details(page);
     await expect(
       header(page).getByText(/^WebContainer unavailable: its code did not load \(.+\)$/),
     ).toBeVisible({
       timeout: 6000,
     });
+    await page.keyboard.press('Escape');
     await expect(status(page)).toHaveText(/^Idle/);
     await runSample(page, PROMPTS.framework);
     await expect(header(page)).toContainText('Local (offline shell)');
@@ -127,6 +136,7 @@ test.describe('where WebContainer boots (a stand-in runtime)', () => {
     expect(created.length).toBeGreaterThan(0);
 
     runtime.release();
+    await details(page);
     await expect(
       header(page).getByText('WebContainer is ready. Switch? This resets the files to the sample project.'),
     ).toBeVisible();
@@ -136,6 +146,7 @@ test.describe('where WebContainer boots (a stand-in runtime)', () => {
     await expect(header(page)).toContainText(
       'Switched to WebContainer: the files are the sample project again.',
     );
+    await page.keyboard.press('Escape');
     await expect(files).not.toContainText(created[0]);
     await expect(files).toContainText('conftest.py');
 

@@ -594,6 +594,41 @@ if (ONLY === 'session') {
     max: round(Math.max(...chartDraws)),
   };
 
+  console.log('bench: the chart of 1,000 calls, every mode compared over it');
+  // 6a. The same chart with a comparison's three runs drawn over it (four runs plotted, each of
+  // 1,000 calls): from the data to the plot drawn.
+  const comparedDraws = await page.evaluate(
+    async (json) => {
+      const playground = window.__s04;
+      const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
+      const record = JSON.parse(json);
+      playground.showComparison(
+        ['none', 'fork', 'isolated'].map((mode) => ({ mode, record: structuredClone(record) })),
+      );
+      const durations = [];
+      for (let i = 0; i < 5; i++) {
+        playground.closeOpened();
+        await frame();
+        performance.clearMeasures('chart:draw');
+        await playground.importFile(new File([json], 'calls-1000.json', { type: 'application/json' }));
+        const asked = performance.now();
+        while (performance.getEntriesByName('chart:draw').length === 0) {
+          if (performance.now() - asked > 10_000) throw new Error('the chart was not drawn in 10 s');
+          await frame();
+        }
+        durations.push(performance.getEntriesByName('chart:draw').at(-1).duration);
+      }
+      playground.showComparison([]);
+      return durations;
+    },
+    JSON.stringify(parentCallsRecord(1000, 200)),
+  );
+  results.chart1000CallsFourRunsDrawMs = {
+    median: round(median(comparedDraws)),
+    first: round(comparedDraws[0]),
+    max: round(Math.max(...comparedDraws)),
+  };
+
   console.log('bench: the big record shapes');
   // 6b. The record shapes that once opened in quadratic time, each in a page of its own.
   results.bigShapes = await bigShapes(browser);
@@ -756,6 +791,11 @@ const targets = [
   ["prompt 3's first python3 on a page open 10 s (median, ms)", results.python3FirstAfter10sMs.median, 1000],
   ['Compare on prompt 1, click to both results (median, ms)', results.compareMs.median, 1500],
   ['chart of 1,000 model calls drawn (median, ms)', results.chart1000CallsDrawMs.median, 100],
+  [
+    'chart of 1,000 model calls, four runs plotted (median, ms)',
+    results.chart1000CallsFourRunsDrawMs.median,
+    100,
+  ],
   ['language switch (median, ms)', results.languageSwitchMs.median, 100],
   ['long array scroll frame p95 (ms)', results.longArrayScroll.frameP95Ms, 50],
   ['open a 5 MB exported run (ms)', results.bigRecord.openMs, 500],

@@ -3,7 +3,8 @@
  * test build (`vite build --mode test`, see App.svelte); a production build has none of it
  * (test/production-build.test.ts checks).
  */
-import type { RecordOrigin, RunRecord } from '../run/record';
+import { runTotals } from '../run/measures';
+import type { ContextMode, RecordOrigin, RunRecord } from '../run/record';
 import type { Playground } from './playground.svelte';
 
 /** `window.__s04`: the paths the specs and scripts/bench.mjs use. */
@@ -45,6 +46,15 @@ export function exposeForTests(playground: Playground): void {
     open: (record: RunRecord, origin: RecordOrigin) => viewer.open(record, origin),
     stepTo: (step: number) => viewer.stepTo(step),
     closeOpened: () => viewer.closeOpened(),
+    /** Shows these runs as a finished comparison (the bench draws the chart with every mode over a big run). */
+    showComparison: (runs: Array<{ mode: ContextMode; record: RunRecord }>) => {
+      playground.comparison.modes = runs.map((run) => run.mode);
+      playground.comparison.runs = runs.map((run) => ({
+        ...run,
+        status: { kind: 'finished' },
+        totals: runTotals(run.record),
+      }));
+    },
   };
   (window as unknown as { __s04: typeof hook }).__s04 = hook;
 }
