@@ -44,7 +44,7 @@ export default defineConfig({
       command: `npx vite build --mode test --logLevel warn && npx vite preview --port ${PORT} --strictPort --host 127.0.0.1`,
       url: `http://127.0.0.1:${PORT}`,
       reuseExistingServer: !process.env.CI,
-      timeout: 120_000,
+      timeout: 600_000, // a build on a busy two-core machine takes minutes
       // The relay reaches the mock API on loopback only because this allows it (docs/relay.md).
       env: { S04_RELAY_ALLOW_LOCAL: `127.0.0.1:${MOCK_API_PORT}` },
     },

@@ -122,6 +122,14 @@ export function packedIn(hash: string): string | undefined {
   return fragment.get(FRAGMENT_KEY) ?? undefined;
 }
 
+/** The page links lead to: the address of this one without its query and fragment. */
+export function playgroundBase(href: string): string {
+  const url = new URL(href);
+  url.search = '';
+  url.hash = '';
+  return url.href;
+}
+
 /** A link to the page at `base` showing a packed run at `step`. */
 export function fragmentLink(base: string, packed: string, step: number): string {
   const url = new URL(base);
@@ -149,7 +157,7 @@ export function toBase64Url(bytes: Uint8Array): string {
 }
 
 /** The bytes of a base64url text, or null when it is not one (a character out of place, a cut). */
-export function fromBase64Url(text: string): Uint8Array | null {
+export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | null {
   if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1 || text.length === 0) return null;
   const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
   const bytes = new Uint8Array(binary.length);

@@ -88,7 +88,12 @@ export interface RunRecord {
 
 /** Where a record shown on screen came from. */
 export type RecordOrigin =
-  { kind: 'live' } | { kind: 'history' } | { kind: 'file'; name: string } | { kind: 'example'; name: string };
+  | { kind: 'live' }
+  | { kind: 'history' }
+  | { kind: 'file'; name: string }
+  | { kind: 'example'; name: string }
+  /** A link carrying the run in its fragment, or naming the address of its file (`record=`). */
+  | { kind: 'link'; address?: string };
 
 /**
  * A `tool_end` keeps the first TOOL_END_PREVIEW characters of its output in the record, as the
