@@ -52,6 +52,8 @@ test('a shared run plays inside an iframe of another origin at 640x360, with not
   await watch.install();
   let workers = 0;
   host.on('worker', () => workers++);
+  const asked: string[] = [];
+  host.on('request', (request) => asked.push(new URL(request.url()).pathname));
   await host.goto(`${hostOrigin}/`);
   const frame = host.frameLocator('iframe');
   const run = frame.getByRole('main', { name: 'A run of the s04 subagent playground, read-only' });
@@ -96,6 +98,8 @@ test('a shared run plays inside an iframe of another origin at 640x360, with not
     0,
   );
   expect(workers).toBe(0);
+  // Nor anything asked of the server but the page and its files (no relay probe, no worker script).
+  expect(asked.filter((path) => !/^\/(assets\/[\w.-]+\.(js|css)|favicon\.svg)?$/.test(path))).toEqual([]);
   expect(watch.unexpectedErrors()).toEqual([]);
   expect(watch.externalRequests).toEqual([]);
   await fresh.close();
