@@ -49,6 +49,7 @@ test('a copied link opens the same run at the same step in a fresh browser, read
   browser,
   baseURL,
 }) => {
+  test.slow(); // a run, then a second browser that boots its own sandbox
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   const step = await midRun(page);
   const shown = await arrays(page);
@@ -69,9 +70,9 @@ test('a copied link opens the same run at the same step in a fresh browser, read
   const watch = new Watch(other);
   await watch.install();
   await other.goto(link);
-  await expect(
-    other.getByRole('note').filter({ hasText: 'Viewing a shared link, read-only.' }),
-  ).toBeVisible();
+  await expect(other.getByRole('note').filter({ hasText: 'Viewing a shared link, read-only.' })).toBeVisible({
+    timeout: 15_000,
+  });
   await expect(stepSlider(other)).toHaveValue(String(step));
   await expect(subagentRegion(other, 1)).toBeVisible();
   await expect.poll(() => arrays(other)).toEqual(shown);
