@@ -8,8 +8,11 @@ import { LocalSandboxHost } from './page/local-sandbox';
 import { readUrlSettings } from './settings/url-settings';
 
 export const settings = readUrlSettings(location.search);
-/** Where WebContainer is chosen, the sandbox and the agents wait for its boot instead. */
-const offline = settings.sandbox !== 'webcontainer';
+/**
+ * Where WebContainer is chosen, the sandbox and the agents wait for its boot instead; an embedded
+ * run (`embed=1`) is a record only, and starts neither.
+ */
+const offline = settings.sandbox !== 'webcontainer' && !settings.embed;
 if (offline) LocalSandboxHost.startEarly(settings.sample);
 
 /**

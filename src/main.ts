@@ -2,6 +2,7 @@ import { settings, startAgentsAfterFirstScreen } from './boot';
 import { mount } from 'svelte';
 import { chooseLanguage } from './settings/language';
 import App from './ui/App.svelte';
+import Embed from './ui/Embed.svelte';
 import { watchChunkFailures } from './ui/chunk-failures.svelte';
 import { loadLanguage } from './ui/i18n';
 import { loadMarkdown } from './ui/markdown.svelte';
@@ -25,7 +26,8 @@ const strings = loadLanguage(language).catch(() => {}); // without them, English
 setTimeout(
   () =>
     void strings.then(() => {
-      mount(App, { target: document.getElementById('app')! });
+      // An embedded run (`embed=1`) is a recorded run only: no sandbox, no agents.
+      mount(settings.embed ? Embed : App, { target: document.getElementById('app')! });
       startAgentsAfterFirstScreen();
       // The Markdown renderer too: a first run clicked at once then finds it loaded (in an A/B
       // over 18 fresh pages each, 40 ms sooner than loading it once the sandbox was taken over).

@@ -11,7 +11,8 @@ import { EARLY_BOOT_MESSAGE } from '../src/workers/sandbox/protocol.ts';
  * (a `#fragment`, a `?query`) and the browser evaluates a second copy of the module in the same
  * worker, answering every message twice.
  *
- * The app takes the worker over (src/page/local-sandbox.ts); in dev, src/boot.ts starts it.
+ * The app takes the worker over (src/page/local-sandbox.ts); in dev, src/boot.ts starts it. An
+ * embedded run (`embed=1`) needs no sandbox: none is started.
  */
 export function earlySandbox(): Plugin {
   let config: ResolvedConfig;
@@ -28,7 +29,8 @@ export function earlySandbox(): Plugin {
         const file = Object.keys(context.bundle ?? {}).find((name) => /(^|\/)sandbox-[\w-]+\.js$/.test(name));
         if (!file) throw new Error('early-sandbox: the sandbox worker is not in the bundle');
         const script =
-          `if(new URLSearchParams(location.search).get('sandbox')!=='webcontainer'){` +
+          `const q=new URLSearchParams(location.search);` +
+          `if(q.get('sandbox')!=='webcontainer'&&q.get('embed')!=='1'){` +
           `const w=self.__s04EarlySandbox=new Worker(${JSON.stringify(`${base}${file}`)},{type:'module',name:'sandbox'});` +
           `w.postMessage({type:${JSON.stringify(EARLY_BOOT_MESSAGE)},search:location.search})}`;
         return [{ tag: 'script', children: script, injectTo: 'head-prepend' }];

@@ -318,6 +318,7 @@ function shapeError(issues: readonly v.BaseIssue<unknown>[], within?: string): R
   });
 }
 
-function megabytes(bytes: number): string {
+/** A size as a sentence says it: `1.5 MB`, `25 MB`. */
+export function megabytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
 }

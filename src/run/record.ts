@@ -99,7 +99,9 @@ export type RecordOrigin =
   | { kind: 'file'; name: string }
   | { kind: 'example'; name: string }
   /** A Claude Code session, converted (./claude-code.ts). */
-  | { kind: 'session'; name: string };
+  | { kind: 'session'; name: string }
+  /** A link carrying the run in its fragment, or naming the address of its file (`record=`). */
+  | { kind: 'link'; address?: string };
 
 /**
  * A `tool_end` keeps the first TOOL_END_PREVIEW characters of its output in the record, as the

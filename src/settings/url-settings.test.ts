@@ -81,3 +81,24 @@ describe('readUrlSettings: the teaching variants', () => {
     }
   });
 });
+
+describe('readUrlSettings: a shared run', () => {
+  it('reads embed=1, the address of a run file and the step to show', () => {
+    expect(readUrlSettings('')).toMatchObject({ embed: false, record: undefined, step: undefined });
+    const url = 'https://gist.example/raw/run.json?x=1&y=2';
+    expect(readUrlSettings(`?embed=1&record=${encodeURIComponent(url)}&step=42`)).toMatchObject({
+      embed: true,
+      record: url,
+      step: 42,
+      ignored: [],
+    });
+    expect(readUrlSettings('?step=0').step).toBe(0);
+  });
+
+  it('names an embed or a step it does not understand', () => {
+    expect(readUrlSettings('?embed=yes')).toMatchObject({ embed: false, ignored: ['embed=yes'] });
+    for (const bad of ['-1', '1.5', 'end', '']) {
+      expect(readUrlSettings(`?step=${bad}`)).toMatchObject({ step: undefined, ignored: [`step=${bad}`] });
+    }
+  });
+});

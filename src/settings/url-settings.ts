@@ -35,6 +35,12 @@ export interface UrlSettings {
   subagentsAtOnce?: number;
   /** `lang`: the screen's language for this page load (see language.ts for the rest of the choice). */
   lang?: Language;
+  /** `embed=1`: a run for an iframe, read-only, with no sandbox and no worker (src/ui/Embed.svelte). */
+  embed: boolean;
+  /** `record`: the address of an exported run to open (checked and fetched by src/run/fetch-record.ts). */
+  record?: string;
+  /** `step`: the step of the opened run to show (a `record`, or a run in the URL's fragment). */
+  step?: number;
   /** Values that were given but not understood, to tell the user. */
   ignored: string[];
 }
@@ -89,6 +95,10 @@ export function readUrlSettings(search: string): UrlSettings {
   if (parallel !== null && subagentsAtOnceProblem(subagentsAtOnce)) {
     ignored.push(`parallel=${parallel} (${SUBAGENTS_AT_ONCE.min} to ${SUBAGENTS_AT_ONCE.max})`);
   }
+  const embed = pick('embed', ['1'] as const) === '1';
+  const step = params.get('step');
+  const stepOk = step !== null && /^\d{1,9}$/.test(step);
+  if (step !== null && !stepOk) ignored.push(`step=${step}`);
   return {
     provider: pick('provider', ['demo', 'anthropic'] as const),
     baseURL: baseURL && /^https?:\/\/\S+$/.test(baseURL) ? baseURL : undefined,
@@ -101,6 +111,9 @@ export function readUrlSettings(search: string): UrlSettings {
     limits,
     subagentsAtOnce: subagentsAtOnceProblem(subagentsAtOnce) ? undefined : subagentsAtOnce,
     lang: pick('lang', LANGUAGES),
+    embed,
+    record: params.get('record') || undefined,
+    step: stepOk ? Number(step) : undefined,
     ignored,
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Wires the page's owners together, and runs, stops and compares on a click: Conversation (src/page),
- * SandboxSession, Settings, Recorder (the live record on screen), Viewer, Warmup, History, Comparison.
+ * SandboxSession, Settings, Recorder (the live record on screen), Viewer, Share, Warmup, History, Comparison.
  */
 import { AgentWorkers } from '../page/agent-workers';
 import { Conversation } from '../page/conversation';
@@ -13,6 +13,7 @@ import { Presenter } from './presenter.svelte';
 import { Recorder } from './recorder.svelte';
 import type { Sentence } from './sentence';
 import { Settings } from './settings.svelte';
+import { Share } from './share.svelte';
 import { Viewer } from './viewer.svelte';
 import { Warmup } from './warmup.svelte';
 
@@ -23,6 +24,7 @@ export class Playground {
   readonly history = new History();
   readonly recorder = new Recorder(this.history);
   readonly viewer: Viewer;
+  readonly share: Share;
   readonly warmup: Warmup;
   readonly comparison: Comparison;
   readonly conversation: Conversation;
@@ -74,6 +76,7 @@ export class Playground {
       },
     });
     this.viewer = new Viewer(this.recorder, this);
+    this.share = new Share(this.viewer, this);
     this.comparison = new Comparison(this);
     this.presenter = new Presenter(this);
   }

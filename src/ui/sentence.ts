@@ -6,6 +6,7 @@
  * sandbox's own reason) is shown as it came.
  */
 import { RecordError } from '../run/check';
+import { LinkError } from '../run/link';
 import { StorageProblem } from '../run/store';
 import type { SettingsProblem } from '../settings/model-settings';
 import { isChunkFailure } from './chunk-failures.svelte';
@@ -39,6 +40,7 @@ export class ScreenError extends Error {
 export function sentenceOf(error: unknown): Sentence {
   if (error instanceof ScreenError) return error.sentence;
   if (error instanceof RecordError) return { key: `record.${error.code}`, params: error.params };
+  if (error instanceof LinkError) return { key: `share.problem.${error.code}`, params: error.params };
   if (error instanceof StorageProblem) return { key: `storage.${error.code}`, params: error.params };
   if (isChunkFailure(error)) return { key: 'update.chunkFailed' };
   return { text: error instanceof Error ? error.message : String(error) };

@@ -68,7 +68,9 @@ export class Settings {
     useLanguage(
       chooseLanguage({ url: url.lang, stored: storedLanguage(), browser: navigator.languages ?? [] }),
     );
-    this.#relayProbe = probeRelay(location.origin).then((available) => {
+    // An embedded run calls no model: nothing is asked of the server for it.
+    const probe = url.embed ? Promise.resolve(false) : probeRelay(location.origin);
+    this.#relayProbe = probe.then((available) => {
       this.relay = available ? 'available' : 'unavailable';
       return available;
     });

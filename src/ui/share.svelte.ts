@@ -1,0 +1,92 @@
+/**
+ * Sharing a run: `Copy link` makes a link to the shown run at the shown step (the run packed into
+ * the fragment, src/run/link.ts), and a page opened from such a link, or from `?record=<address>`,
+ * shows that run read-only at that step. A link never holds the API key nor the endpoint.
+ */
+import { quote } from '../run/check';
+import { fetchRecord } from '../run/fetch-record';
+import {
+  fragmentLink,
+  LINK_MAX_CHARS,
+  packedIn,
+  packRecord,
+  recordLink,
+  shareable,
+  unpackRecord,
+} from '../run/link';
+import type { RecordOrigin, RunRecord } from '../run/record';
+import type { UrlSettings } from '../settings/url-settings';
+import { scrub } from '../settings/model-settings';
+import { sentenceOf, type Sentence } from './sentence';
+import type { Screen, Viewer } from './viewer.svelte';
+
+/** What Copy link made. */
+export interface SharedLink {
+  /** The link, or null when the run is too big for one (then a file's address is asked for). */
+  href: string | null;
+  /** How long the link with the run in its fragment is, in characters (ASCII: one byte each). */
+  chars: number;
+  /** The step it shows. */
+  step: number;
+}
+
+export class Share {
+  readonly #viewer: Viewer;
+  readonly #screen: Screen;
+  /** The last link made, or null. */
+  link = $state.raw<SharedLink | null>(null);
+  /** A shared run is being unpacked or fetched. */
+  opening = $state(false);
+
+  constructor(viewer: Viewer, screen: Screen) {
+    this.#viewer = viewer;
+    this.#screen = screen;
+  }
+
+  /** A link to the shown run at the shown step (null when there is no run). */
+  async make(base: string): Promise<SharedLink | null> {
+    const record = this.#viewer.record;
+    if (!record) return (this.link = null);
+    const step = this.#viewer.step ?? this.#viewer.steps;
+    const json = scrub(JSON.stringify(shareable(record)), this.#screen.settings.key);
+    const href = fragmentLink(base, await packRecord(json), step);
+    const fits = href.length <= LINK_MAX_CHARS;
+    return (this.link = { href: fits ? href : null, chars: href.length, step });
+  }
+
+  /** The link to the run's exported file at `address`, at the step of the last link made. */
+  linkToFile(base: string, address: string): string {
+    return recordLink(base, address, this.link?.step ?? this.#viewer.step ?? this.#viewer.steps);
+  }
+
+  /**
+   * Opens the run the page's URL carries: a packed run in the fragment (`#run=`), else the file
+   * at `record=`, fetched only then. Resolves once it is painted, or its problem is shown.
+   */
+  async openFromUrl(url: Pick<UrlSettings, 'record' | 'step'>, hash: string): Promise<void> {
+    const packed = packedIn(hash);
+    if (packed === undefined && url.record === undefined) return;
+    this.opening = true;
+    const start = performance.now();
+    const origin: RecordOrigin =
+      packed !== undefined ? { kind: 'link' } : { kind: 'link', address: url.record };
+    try {
+      const record: RunRecord =
+        packed !== undefined ? await unpackRecord(packed) : await fetchRecord(url.record!);
+      this.#viewer.open(record, origin);
+      if (url.step !== undefined) this.#viewer.stepTo(url.step);
+      // `share:open`: from the URL read to the run at its step painted (the bench reads it).
+      // (A tab in the background paints nothing: the sandbox's boot waits for it 250 ms at most.)
+      await new Promise((painted) => {
+        requestAnimationFrame(painted);
+        setTimeout(painted, 250);
+      });
+      performance.measure('share:open', { start, end: performance.now() });
+    } catch (error) {
+      const name: Sentence = packed !== undefined ? { key: 'share.theLink' } : { text: quote(url.record!) };
+      this.#screen.notice = { key: 'notice.cannotOpen', params: { name, reason: sentenceOf(error) } };
+    } finally {
+      this.opening = false;
+    }
+  }
+}
