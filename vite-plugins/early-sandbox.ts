@@ -11,7 +11,10 @@ import { EARLY_BOOT_MESSAGE } from '../src/workers/sandbox/protocol.ts';
  * (a `#fragment`, a `?query`) and the browser evaluates a second copy of the module in the same
  * worker, answering every message twice.
  *
- * The app takes the worker over (src/page/local-sandbox.ts); in dev, src/boot.ts starts it.
+ * The app takes the worker over (src/page/local-sandbox.ts); in dev, src/boot.ts starts it. A script
+ * that could not be fetched (the network dropped) fires its `error` before the app can listen: the
+ * worker keeps a note of it (`s04NotLoaded`), so the app says so and offers a retry instead of
+ * waiting for a worker that will never answer.
  */
 export function earlySandbox(): Plugin {
   let config: ResolvedConfig;
@@ -30,6 +33,7 @@ export function earlySandbox(): Plugin {
         const script =
           `if(new URLSearchParams(location.search).get('sandbox')!=='webcontainer'){` +
           `const w=self.__s04EarlySandbox=new Worker(${JSON.stringify(`${base}${file}`)},{type:'module',name:'sandbox'});` +
+          `w.addEventListener('error',function(e){e instanceof ErrorEvent||(w.s04NotLoaded=1)});` +
           `w.postMessage({type:${JSON.stringify(EARLY_BOOT_MESSAGE)},search:location.search})}`;
         return [{ tag: 'script', children: script, injectTo: 'head-prepend' }];
       },
