@@ -2,6 +2,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
 import { earlySandbox } from './vite-plugins/early-sandbox.ts';
+import { firstScreen } from './vite-plugins/first-screen.ts';
 import { justBashSplit } from './vite-plugins/just-bash-split.ts';
 import { nodePrelude } from './vite-plugins/node-prelude.ts';
 import { precacheIntegrity } from './vite-plugins/precache-integrity.ts';
@@ -42,6 +43,7 @@ export default defineConfig({
     justBashSplit(),
     nodePrelude(),
     earlySandbox(),
+    firstScreen(),
     pyodideAssets(isolation),
     staticAssets(isolation),
     relay(),

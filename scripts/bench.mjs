@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Benchmarks the built playground in Chromium and prints its figures (and writes them to
+ * By default, this tree against the last release (scripts/release-bench.mjs). With `figures`,
+ * benchmarks the built playground in Chromium and prints its figures (and writes them to
  * bench-results/latest.json):
  *   - sandbox:ready after page load, and on a second visit offline (scripts/offline-visit.mjs)
  *   - subagent:spawn median (one throwaway worker per task)
@@ -31,7 +32,9 @@
  *     232k text deltas, 20k tool calls, each under the 25 MB cap): the time to open each, and the
  *     longest step through it once open
  *
- * Usage: npm run bench   (builds, serves on 127.0.0.1:41732, runs, stops the server)
+ * Usage: npm run bench   (this tree against the last release: scripts/release-bench.mjs)
+ *        npm run bench -- release [ref] [pages]   (the same against another commit)
+ *        npm run bench -- figures   (all of the above: builds, serves on 127.0.0.1:41732, runs, stops the server)
  *        npm run bench -- records   (the record shapes alone)
  *        npm run bench -- session   (the 50 MB Claude Code session alone)
  */
@@ -46,6 +49,7 @@ import { startMockApi } from './mock-api.mjs';
 import { offlineSecondVisits } from './offline-visit.mjs';
 import { bigRecord, parentCallsRecord, recordShapes } from './records.mjs';
 import { relayTtfb } from './relay-ttfb.mjs';
+import { releaseBench } from './release-bench.mjs';
 import { serveStatic } from './serve-static.mjs';
 import { viewerBench } from './viewer-bench.mjs';
 import { sessionBench } from './session-bench.mjs';
@@ -54,9 +58,16 @@ import { fanoutBench } from './fanout-bench.mjs';
 
 const PORT = Number(process.env.BENCH_PORT ?? 41732);
 /** `records`: only the big record shapes; `fanout`: only the 340-subagent run; `session`: only the 50 MB session. */
-const ONLY = process.argv[2] ?? null;
+const PART = process.argv[2] ?? 'release';
+// By default this tree against the last release, in one run (budgets as ratios): a few minutes.
+if (PART === 'release') {
+  await releaseBench(process.argv[3] || undefined, Number(process.argv[4] ?? 5));
+  process.exit();
+}
+/** `figures`: every figure of this tree alone (null); `records`, `fanout`, `session`: that part alone. */
+const ONLY = PART === 'figures' ? null : PART;
 if (ONLY !== null && ONLY !== 'records' && ONLY !== 'fanout' && ONLY !== 'session')
-  throw new Error(`unknown bench part "${ONLY}" (known: records, fanout, session)`);
+  throw new Error(`unknown bench part "${ONLY}" (known: release, figures, records, fanout, session)`);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const PROMPT = 'Use a subtask to find what testing framework this project uses';
 

@@ -3,7 +3,8 @@
  * (no browser): shared by the bench (the page's first JavaScript) and the byte budgets of
  * `npm test` (test/production-build.test.ts).
  *
- * - before the first paint: index.html (its inline script included), its module script and every
+ * - before the first paint: index.html (its inline script included), its module script (a tag, or
+ *   added by the inline script once the sandbox's script is in) and every
  *   script that one imports statically, its modulepreloads, and its stylesheets;
  * - before `sandbox:ready`: those, plus the offline sandbox's worker that the page's inline script
  *   starts (vite-plugins/early-sandbox.ts) and every script it imports statically. The worker mounts the
@@ -55,6 +56,11 @@ export function firstVisitFiles(dir, base = '/') {
   const html = readFileSync(join(dir, 'index.html'), 'utf8');
   const entries = [
     ...urls(html, /<script type="module"[^>]*>/g, 'src', base),
+    // Or added by the page's first script once the sandbox's script is in (vite-plugins/early-sandbox.ts).
+    ...inlineScripts(html)
+      .map((code) => code.match(/\.src=("[^"]+")/)?.[1])
+      .filter((url) => url !== undefined && JSON.parse(url).startsWith(base))
+      .map((url) => JSON.parse(url).slice(base.length)),
     ...urls(html, /<link rel="modulepreload"[^>]*>/g, 'href', base),
   ];
   if (entries.length === 0) throw new Error(`${dir}/index.html has no module script`);

@@ -26,8 +26,10 @@ const strings = loadLanguage(language).catch(() => {}); // without them, English
 setTimeout(
   () =>
     void strings.then(() => {
+      const target = document.getElementById('app')!;
+      target.replaceChildren(); // the built page's line saying it is loading (vite-plugins/first-screen.ts)
       // An embedded run (`embed=1`) is a recorded run only: no sandbox, no agents.
-      mount(settings.embed ? Embed : App, { target: document.getElementById('app')! });
+      mount(settings.embed ? Embed : App, { target });
       startAgentsAfterFirstScreen();
       // The Markdown renderer too: a first run clicked at once then finds it loaded (in an A/B
       // over 18 fresh pages each, 40 ms sooner than loading it once the sandbox was taken over).

@@ -196,3 +196,32 @@ describe('the files of a first visit', () => {
     }
   });
 });
+
+describe('the files of a first visit, the page script added by the first script', () => {
+  it('finds the module script that the first script adds once the sandbox’s is in (early-sandbox.ts)', () => {
+    const fake = fakeBuild({
+      'index.html':
+        `<script>(function(){var g=function(){var s=document.createElement('script');s.src="/repo/assets/index-b2.js"};` +
+        `const w=new Worker("/repo/assets/sandbox-a1.js",{type:'module',name:'sandbox'})})()</script>` +
+        `<link rel="stylesheet" crossorigin href="/repo/assets/index-d4.css">`,
+      'assets/index-b2.js': 'import"./side-f6.js"',
+      'assets/side-f6.js': '',
+      'assets/index-d4.css': 'body{}',
+      'assets/sandbox-a1.js': '',
+    });
+    try {
+      expect(firstVisitFiles(fake, '/repo/')).toEqual({
+        firstPaint: ['index.html', 'assets/index-b2.js', 'assets/side-f6.js', 'assets/index-d4.css'],
+        sandboxReady: [
+          'index.html',
+          'assets/index-b2.js',
+          'assets/side-f6.js',
+          'assets/index-d4.css',
+          'assets/sandbox-a1.js',
+        ],
+      });
+    } finally {
+      rmSync(fake, { recursive: true, force: true });
+    }
+  });
+});

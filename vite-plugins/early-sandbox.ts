@@ -1,6 +1,9 @@
 import type { Plugin, ResolvedConfig } from 'vite';
 import { EARLY_BOOT_MESSAGE } from '../src/workers/sandbox/protocol.ts';
 
+/** The page's script waits for the sandbox's this long at most (a browser that reports no worker script). */
+const SANDBOX_FIRST_AT_MOST_MS = 1500;
+
 /**
  * Starts the offline sandbox's worker from the first line of the built page, before the app's
  * bundle has even downloaded, and posts it the page's query string (EARLY_BOOT_MESSAGE), so the
@@ -11,8 +14,17 @@ import { EARLY_BOOT_MESSAGE } from '../src/workers/sandbox/protocol.ts';
  * (a `#fragment`, a `?query`) and the browser evaluates a second copy of the module in the same
  * worker, answering every message twice.
  *
- * The app takes the worker over (src/page/local-sandbox.ts); in dev, src/boot.ts starts it. An
- * embedded run (`embed=1`) needs no sandbox: none is started.
+ * The sandbox's script comes first: the page's own module script is fetched once the sandbox's has
+ * arrived (its resource timing entry), or at the latest after SANDBOX_FIRST_AT_MOST_MS. On a slow link
+ * (1.6 Mbps) both fetched at once share the bandwidth, and `sandbox:ready` waited for both (290 KB);
+ * the first paint does not wait for either (vite-plugins/first-screen.ts), and on a fast one the
+ * sandbox's script is in within milliseconds.
+ *
+ * The app takes the worker over (src/page/local-sandbox.ts); in dev, src/boot.ts starts it. A script
+ * that could not be fetched (the network dropped) fires its `error` before the app can listen: the
+ * worker keeps a note of it (`s04NotLoaded`), so the app says so and offers a retry instead of
+ * waiting for a worker that will never answer. An embedded run (`embed=1`) needs no sandbox: none
+ * is started, and the page's script is fetched at once.
  */
 export function earlySandbox(): Plugin {
   let config: ResolvedConfig;
@@ -28,12 +40,26 @@ export function earlySandbox(): Plugin {
         const base = config.base; // absolute ("/" or "/<repo>/"), see vite.config.ts
         const file = Object.keys(context.bundle ?? {}).find((name) => /(^|\/)sandbox-[\w-]+\.js$/.test(name));
         if (!file) throw new Error('early-sandbox: the sandbox worker is not in the bundle');
+        // The page's own module script, loaded by the script below once the sandbox's has arrived.
+        const module = html.match(/<script type="module" crossorigin src="([^"]+)"><\/script>\s*/);
+        if (!module) throw new Error("early-sandbox: the page's module script is not in index.html");
+        const go =
+          `var g=function(){if(g.d)return;g.d=1;var s=document.createElement('script');` +
+          `s.type='module';s.crossOrigin='';s.src=${JSON.stringify(module[1])};document.head.appendChild(s)};`;
         const script =
-          `const q=new URLSearchParams(location.search);` +
+          '(function(){' +
+          go +
+          `var q=new URLSearchParams(location.search);` +
           `if(q.get('sandbox')!=='webcontainer'&&q.get('embed')!=='1'){` +
           `const w=self.__s04EarlySandbox=new Worker(${JSON.stringify(`${base}${file}`)},{type:'module',name:'sandbox'});` +
-          `w.postMessage({type:${JSON.stringify(EARLY_BOOT_MESSAGE)},search:location.search})}`;
-        return [{ tag: 'script', children: script, injectTo: 'head-prepend' }];
+          `w.addEventListener('error',function(e){e instanceof ErrorEvent||(w.s04NotLoaded=1);g()});` +
+          `w.postMessage({type:${JSON.stringify(EARLY_BOOT_MESSAGE)},search:location.search});` +
+          `try{new PerformanceObserver(function(l){l.getEntries().some(function(e){return e.name.indexOf(${JSON.stringify(file)})>=0})&&g()})` +
+          `.observe({type:'resource',buffered:true})}catch(e){g()}setTimeout(g,${SANDBOX_FIRST_AT_MOST_MS})}else g()})()`;
+        return {
+          html: html.replace(module[0], ''),
+          tags: [{ tag: 'script', children: script, injectTo: 'head-prepend' }],
+        };
       },
     },
   };

@@ -14,7 +14,7 @@ import { checkedListeners, sandboxAnswers, type SandboxWorkerApi } from '../work
 import type { SandboxConnection } from '../workers/sandbox/service';
 import SandboxWorker from '../workers/sandbox/sandbox.ts?worker';
 import type { SandboxHost } from './sandbox-host';
-import { failureOf } from './worker-failure';
+import { failureOf, ScriptNotLoaded } from './worker-failure';
 
 export class LocalSandboxHost implements SandboxHost {
   readonly kind = 'local' as const;
@@ -31,10 +31,11 @@ export class LocalSandboxHost implements SandboxHost {
   ) {
     this.worker = worker ?? new SandboxWorker({ name: 'sandbox' });
     this.api = Comlink.wrap<SandboxWorkerApi>(this.worker);
-    this.ready = Promise.race([
-      this.api.boot(sample).then(sandboxAnswers.boot),
-      failureOf(this.worker, 'sandbox'),
-    ]);
+    // The early worker's script may have failed to load before anyone listened (early-sandbox.ts).
+    const notLoaded = (worker as { s04NotLoaded?: number } | undefined)?.s04NotLoaded === 1;
+    this.ready = notLoaded
+      ? Promise.reject(new ScriptNotLoaded("the sandbox worker's script did not load"))
+      : Promise.race([this.api.boot(sample).then(sandboxAnswers.boot), failureOf(this.worker, 'sandbox')]);
     this.ready.catch(() => {}); // reported by whoever awaits it
   }
 

@@ -85,6 +85,12 @@ export class SandboxSession {
     return this.#booted;
   }
 
+  /** Boots again after a failed boot (a new sandbox worker: its script fetched anew). */
+  retryBoot(): Promise<void> {
+    this.#booted = undefined;
+    return this.boot();
+  }
+
   /** Resolves when the sandbox in use is settled (no switch under way). */
   settled(): Promise<void> {
     return this.#switching;
@@ -105,7 +111,13 @@ export class SandboxSession {
       }
       return;
     }
-    await this.#adopt(LocalSandboxHost.take(sample));
+    const host = LocalSandboxHost.take(sample);
+    try {
+      await this.#adopt(host);
+    } catch (error) {
+      host.dispose(); // a retry starts a new one
+      throw error;
+    }
     if (sandbox === 'auto') this.#tryWebContainerWhenQuiet(timeoutMs);
   }
 

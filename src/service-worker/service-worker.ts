@@ -112,11 +112,14 @@ function checkedKeeping(integrityOf: IntegrityOf): WorkboxPlugin {
 const ownPage: WorkboxPlugin = {
   cacheWillUpdate: async ({ request, response }) => {
     if (new URL(request.url).pathname !== `${scope.pathname}index.html`) return response;
-    const entry = /<script\b(?=[^>]*\btype="module")[^>]*\bsrc="([^"]+)"/.exec(await response.clone().text());
-    if (entry && precache.getCacheKeyForURL(new URL(entry[1], request.url).href) !== undefined)
-      return response;
+    // A module script's tag, or the first script adding it once the sandbox's is in (early-sandbox.ts).
+    const found = /<script\b(?=[^>]*\btype="module")[^>]*\bsrc="([^"]+)"|\.src="([^"]+)"/.exec(
+      await response.clone().text(),
+    );
+    const entry = found?.[1] ?? found?.[2];
+    if (entry && precache.getCacheKeyForURL(new URL(entry, request.url).href) !== undefined) return response;
     console.warn(
-      `Not keeping a page of another build: ${entry?.[1] ?? 'no entry script'} is not a file of this one`,
+      `Not keeping a page of another build: ${entry ?? 'no entry script'} is not a file of this one`,
     );
     return null;
   },

@@ -11,23 +11,25 @@ import type { RunStatus } from '../run/record';
 import { later } from '../run/later';
 import { LANGUAGES } from '../settings/language';
 import type { UrlSettings } from '../settings/url-settings';
-import { loadLanguage } from './i18n';
+import { ScriptNotLoaded } from '../page/worker-failure';
+import { saveData } from './connection';
+import { loadLanguage, t } from './i18n';
 
 /** python3's idle-time load starts this long after the sandbox is ready (see #preloadPython)... */
 const PRELOAD_AFTER_MS = 2500;
 /** ...in the first idle moment, or after this much more at the latest. */
 const PRELOAD_IDLE_MS = 3000;
 
-/** The browser asks pages to save data: nothing is downloaded ahead of its use. */
-function saveData(): boolean {
-  return (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true;
-}
-
 export class Warmup {
   /** Before any run: the sandbox is starting, ready, or failed to start. */
   boot = $state.raw<RunStatus>({ kind: 'booting' });
   /** The subagent worker started ahead for the next task, waiting for it, if there is one. */
   spare = $state<AgentId | null>(null);
+  /**
+   * python3's load ahead was left for its first use: the python sample on a metered or slow
+   * connection (the header says so). 12.3 MB would take a minute at 1.6 Mbps, beside the runs.
+   */
+  pythonOnFirstUse = $state(false);
 
   readonly #url: UrlSettings;
   readonly #sandbox: SandboxSession;
@@ -52,13 +54,30 @@ export class Warmup {
 
   /** Boots the sandbox once, then starts the parent's worker ahead of the first run. */
   async start(): Promise<void> {
+    await this.#started(() => this.#sandbox.boot());
+  }
+
+  /** The sandbox's script did not load: a retry (`retry`) may do. */
+  retryable = $state(false);
+
+  /** Boots the sandbox again, after its script did not load. */
+  async retry(): Promise<void> {
+    if (!this.retryable) return;
+    this.retryable = false;
+    this.boot = { kind: 'booting' };
+    await this.#started(() => this.#sandbox.retryBoot()).catch(() => {}); // the status line says why
+  }
+
+  async #started(boot: () => Promise<void>): Promise<void> {
     try {
-      await this.#sandbox.boot();
+      await boot();
       if (this.boot.kind === 'booting') this.boot = { kind: 'idle' };
       this.#conversation().warm();
       this.#sandboxReady();
     } catch (error) {
-      this.boot = { kind: 'failed', reason: bootFailure(error) };
+      this.retryable = error instanceof ScriptNotLoaded;
+      const reason = this.retryable ? t('firstVisit.sandboxNotLoaded') : bootFailure(error);
+      this.boot = { kind: 'failed', reason };
       throw error;
     }
   }
@@ -77,9 +96,18 @@ export class Warmup {
   #sandboxReady(): void {
     if (this.#aheadScheduled) return;
     this.#aheadScheduled = true;
+    this.pythonOnFirstUse = this.#pythonWaitsForUse();
     setTimeout(() => later(() => this.#preloadPython(), PRELOAD_IDLE_MS), PRELOAD_AFTER_MS);
-    // The other languages' strings, in idle time: a switch then waits for no fetch.
-    later(() => LANGUAGES.forEach((language) => void loadLanguage(language).catch(() => {})), 5000);
+    // The other languages' strings, in idle time: a switch then waits for no fetch. On a metered
+    // or slow connection, when chosen.
+    later(() => {
+      if (!saveData()) LANGUAGES.forEach((language) => void loadLanguage(language).catch(() => {}));
+    }, 5000);
+  }
+
+  /** On the python sample, offline, python3 not asked for yet, and the connection metered or slow. */
+  #pythonWaitsForUse(): boolean {
+    return this.#url.sample === 'python' && this.#sandbox.offline && !this.#sandbox.pythonUsed && saveData();
   }
 
   /** python3's load ahead yields to a run: stopped now, started again after it. */
@@ -95,9 +123,10 @@ export class Warmup {
    * On the python sample, python3's runtime loads in idle time once the page has settled, so
    * that prompt 3's check does not wait seconds for Pyodide. It is off the critical path (its own
    * worker), it waits for a run under way to end, and it is skipped when the browser asks to save
-   * data: then the first python3 loads it, as before.
+   * data or the connection is slower than 4g: then the first python3 loads it, as before.
    */
   #preloadPython(): void {
+    this.pythonOnFirstUse = this.#pythonWaitsForUse();
     if (this.#url.sample !== 'python' || this.#sandbox.pythonUsed || saveData()) return;
     if (this.#running()) {
       this.#preloadAfterRun = true;

@@ -1,0 +1,327 @@
+#!/usr/bin/env node
+/**
+ * This tree against the last release, in one run: both built for production beside each other,
+ * served as a static host does (brotli, the isolation headers, loopback), and fresh pages of each
+ * opened in turn on a fast network and on Lighthouse's mobile profile (150 ms RTT, 1.6 Mbps down,
+ * 750 kbps up, emulated through the DevTools protocol), so that the machine's speed of the moment
+ * weighs on both alike. Budgets are ratios to the release (and, on the slow network, the issue's
+ * times after navigation), never a time on a day.
+ *
+ * For each page: first contentful paint, `sandbox:ready`, prompt 1 clicked as soon as it can be,
+ * its `run:finished` after navigation, that first click to `run:finished` (cold) and a second
+ * click of the same prompt to `run:finished` (warm); and the bytes the page and its workers
+ * transferred before each of those (encoded, as sent). Prints each build's medians, the ratio and
+ * the budget, and the browser's own floor under `sandbox:ready` (a fresh page's first script, an
+ * empty worker's first line).
+ *
+ * Usage: node scripts/release-bench.mjs [ref = the newest tag before HEAD] [pages per build and network = 5]
+ *        (npm run bench runs it; the release is built in a temporary worktree with its own npm ci)
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { brotliCompressSync, constants } from 'node:zlib';
+import { chromium } from 'playwright';
+import { chromiumLaunchOptions } from './built-app.mjs';
+import { serveStatic } from './serve-static.mjs';
+
+const PROMPT = 'Use a subtask to find what testing framework this project uses';
+const root = resolve(import.meta.dirname, '..');
+
+/** Lighthouse's mobile profile, as the DevTools protocol takes it (bytes per second). */
+export const SLOW_NETWORK = {
+  offline: false,
+  latency: 150,
+  downloadThroughput: (1.6 * 1024 * 1024) / 8,
+  uploadThroughput: (750 * 1024) / 8,
+};
+
+/**
+ * Budgets: this tree's median over the release's, at most; and on the slow network the times
+ * after navigation the first visit must meet (ms). `cold/warm` is the first click's time over the
+ * second click's, on the same page.
+ */
+export const BUDGETS = {
+  ratio: { fcp: 1.05, ready: 1.05, finished: 1.05, cold: 1.05, warm: 1.1 },
+  slow: { fcp: 1000, ready: 1500, finished: 3000 },
+  coldOverWarm: 1.2,
+  coldMs: 300,
+};
+
+/** The newest tag before HEAD: the last release. */
+export function lastRelease() {
+  return execFileSync('git', ['describe', '--tags', '--abbrev=0', 'HEAD^'], {
+    cwd: root,
+    encoding: 'utf8',
+  }).trim();
+}
+
+/** Builds the tree at `cwd` into `outDir` for production, as `npm run build` does. */
+function build(cwd, outDir) {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST')));
+  execFileSync('npx', ['vite', 'build', '--logLevel', 'error', '--outDir', outDir, '--emptyOutDir'], {
+    cwd,
+    env: { ...env, NODE_ENV: 'production' },
+    stdio: 'inherit',
+  });
+}
+
+const COMPRESSIBLE = /\.(?:html|js|mjs|css|wasm|json|svg|txt|py|data)$/;
+
+/**
+ * A `.br` copy (quality 9) beside every compressible file of `dir` that has none, as a static host
+ * precompresses: both builds are then sent alike, whatever their own build wrote.
+ */
+export function precompress(dir) {
+  for (const name of readdirSync(dir, { recursive: true })) {
+    const file = join(dir, name);
+    if (!COMPRESSIBLE.test(name) || !statSync(file).isFile()) continue;
+    try {
+      statSync(`${file}.br`);
+    } catch {
+      const params = { [constants.BROTLI_PARAM_QUALITY]: 9 };
+      writeFileSync(`${file}.br`, brotliCompressSync(readFileSync(file), { params }));
+    }
+  }
+}
+
+/**
+ * Wall-clock ms at which each request of the context finished, with its encoded bytes (the body
+ * as sent: Playwright reports 0 for a worker's own script, whose `Content-Length` is then read).
+ */
+function watchTransfers(context) {
+  const transfers = [];
+  context.on('requestfinished', (request) => {
+    transfers.push(
+      Promise.all([request.sizes(), request.response()]).then(
+        async ([sizes, response]) => {
+          const timing = request.timing();
+          const length = Number((await response?.headerValue('content-length')) ?? 0);
+          return {
+            url: request.url(),
+            at: timing.startTime + timing.responseEnd,
+            bytes: Math.max(sizes.responseBodySize, length),
+          };
+        },
+        () => null, // the page went away first
+      ),
+    );
+  });
+  return async () => (await Promise.all(transfers)).filter((t) => t !== null);
+}
+
+/** One fresh page of `url`, on the slow network when `slow`: its times (ms) and bytes by phase. */
+async function firstVisit(browser, url, slow) {
+  const context = await browser.newContext({
+    viewport: { width: 1440, height: 900 },
+    serviceWorkers: 'block',
+  });
+  const transfers = watchTransfers(context);
+  const page = await context.newPage();
+  // The moment of the click, as the page sees it (Playwright's click returns after it).
+  await page.addInitScript(() =>
+    addEventListener('pointerdown', () => (window.__clickedAt ??= performance.now()), { capture: true }),
+  );
+  if (slow) {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.emulateNetworkConditions', SLOW_NETWORK);
+  }
+  await page.goto(`${url}?speed=instant`, { waitUntil: 'commit' });
+  // Clicked as soon as it can be: once the button is there and enabled.
+  await page.getByRole('button', { name: PROMPT, exact: true }).click({ timeout: 60_000 });
+  const mark = (name) =>
+    page
+      .waitForFunction((name) => performance.getEntriesByName(name).length > 0, name, { timeout: 60_000 })
+      .then(() => page.evaluate((name) => performance.getEntriesByName(name)[0].startTime, name));
+  const finished = await mark('run:finished');
+  const clicked = await page.evaluate(() => window.__clickedAt);
+  const ready = await mark('sandbox:ready');
+  const fcp = await mark('first-contentful-paint');
+  // The second click, warm: the same prompt on the same page, once the first run's screen settled.
+  await page.waitForTimeout(500);
+  const warm = await page.evaluate(async (prompt) => {
+    const before = performance.getEntriesByName('run:finished').length;
+    const button = [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === prompt);
+    const start = performance.now();
+    button.click();
+    while (performance.getEntriesByName('run:finished').length === before)
+      await new Promise((r) => setTimeout(r, 5));
+    return performance.getEntriesByName('run:finished')[before].startTime - start;
+  }, PROMPT);
+  const origin = await page.evaluate(() => performance.timeOrigin);
+  const effectiveType = await page.evaluate(() => navigator.connection?.effectiveType ?? '');
+  const done = await transfers();
+  await context.close();
+  const bytesBy = (ms) => done.filter((t) => t.at - origin <= ms).reduce((sum, t) => sum + t.bytes, 0);
+  return {
+    fcp,
+    ready,
+    finished,
+    cold: finished - clicked,
+    warm,
+    bytes: { fcp: bytesBy(fcp), ready: bytesBy(ready), finished: bytesBy(finished) },
+    effectiveType,
+  };
+}
+
+/** The browser's floor on a fresh page of a static host: its first script, an empty worker's first line. */
+async function floor(browser, slow) {
+  const dir = mkdtempSync(join(tmpdir(), 's04-floor-'));
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><html><head><script>' +
+      'self.floor={script:performance.now()};' +
+      "new Worker('/worker.js',{type:'module'}).onmessage=(e)=>{floor.worker=e.data-performance.timeOrigin};" +
+      '</script></head><body></body></html>',
+  );
+  writeFileSync(join(dir, 'worker.js'), 'postMessage(performance.timeOrigin + performance.now());\n');
+  const server = await serveStatic({ dir, isolation: true });
+  const figures = { script: [], worker: [] };
+  try {
+    for (let i = 0; i < 5; i++) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      if (slow) {
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('Network.emulateNetworkConditions', SLOW_NETWORK);
+      }
+      await page.goto(server.url);
+      await page.waitForFunction(() => window.floor?.worker !== undefined);
+      const { script, worker } = await page.evaluate(() => window.floor);
+      figures.script.push(script);
+      figures.worker.push(worker);
+      await context.close();
+    }
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return { script: median(figures.script), worker: median(figures.worker) };
+}
+
+export const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/**
+ * Builds `ref` and this tree, serves both, and measures `pages` fresh pages of each per network,
+ * interleaved. Resolves with each build's figures by network, and prints them with the budgets.
+ */
+export async function releaseBench(ref = lastRelease(), pages = 5) {
+  const scratch = mkdtempSync(join(tmpdir(), 's04-release-'));
+  const oldTree = join(scratch, 'tree');
+  const load = [loadavg()[0]];
+  try {
+    console.log(`release bench: building ${ref} and this tree`);
+    execFileSync('git', ['worktree', 'add', '--detach', oldTree, ref], { cwd: root, stdio: 'ignore' });
+    // Its own node_modules: the build's plugins find their packages by real path.
+    execFileSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], {
+      cwd: oldTree,
+      stdio: 'ignore',
+    });
+    build(oldTree, join(scratch, 'old'));
+    build(root, join(scratch, 'new'));
+    precompress(join(scratch, 'old'));
+    precompress(join(scratch, 'new'));
+    const servers = {
+      old: await serveStatic({ dir: join(scratch, 'old'), isolation: true, brotli: true }),
+      new: await serveStatic({ dir: join(scratch, 'new'), isolation: true, brotli: true }),
+    };
+    const browser = await chromium.launch(await chromiumLaunchOptions(['--no-sandbox', '--disable-gpu']));
+    const results = {};
+    for (const network of ['fast', 'slow']) {
+      console.log(`release bench: ${pages} fresh pages of each build, ${network} network`);
+      const figures = { old: [], new: [] };
+      for (let i = 0; i < pages; i++) {
+        // Interleaved, the order alternating: neither build always goes first.
+        for (const which of i % 2 ? ['new', 'old'] : ['old', 'new'])
+          figures[which].push(await firstVisit(browser, servers[which].url, network === 'slow'));
+        load.push(loadavg()[0]);
+      }
+      results[network] = { figures, floor: await floor(browser, network === 'slow') };
+    }
+    await browser.close();
+    for (const server of Object.values(servers)) await server.close();
+    report(ref, pages, results, load);
+    return results;
+  } finally {
+    execFileSync('git', ['worktree', 'remove', '--force', oldTree], { cwd: root, stdio: 'ignore' });
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Prints each figure of both builds, the ratio and its budget; sets a failing exit code when one is over. */
+function report(ref, pages, results, load) {
+  const ms = (n) => `${Math.round(n)} ms`;
+  const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+  let over = 0;
+  const row = (name, old, now, format, budget) => {
+    const ratio = now / old;
+    const verdict =
+      budget === undefined
+        ? ''
+        : ratio <= budget.ratio && (budget.max === undefined || now <= budget.max)
+          ? 'ok'
+          : 'OVER';
+    if (verdict === 'OVER') over++;
+    const limit =
+      budget === undefined
+        ? ''
+        : `ratio <= ${budget.ratio}${budget.max === undefined ? '' : `, <= ${format(budget.max)}`}`;
+    console.log(
+      `  ${name.padEnd(44)} ${format(old).padStart(10)} ${format(now).padStart(10)} ${ratio.toFixed(2).padStart(6)}  ${limit} ${verdict}`,
+    );
+  };
+  console.log(`\nThis tree against ${ref}: ${pages} fresh pages each per network, interleaved (medians)`);
+  console.log(`  load average (1 min) during the run: ${load.map((l) => l.toFixed(2)).join(' ')}`);
+  for (const [network, { figures, floor }] of Object.entries(results)) {
+    const m = (which, key) => median(figures[which].map((f) => f[key]));
+    const b = (which, key) => median(figures[which].map((f) => f.bytes[key]));
+    const slow = network === 'slow';
+    console.log(
+      `\n  ${network} network${slow ? ' (150 ms RTT, 1.6 Mbps down, 750 kbps up)' : ''}: ${ref.padStart(10)} ${'this'.padStart(10)}  ratio  budget`,
+    );
+    const limit = (key) => ({ ratio: BUDGETS.ratio[key], max: slow ? BUDGETS.slow[key] : undefined });
+    row('first contentful paint', m('old', 'fcp'), m('new', 'fcp'), ms, limit('fcp'));
+    row('sandbox:ready', m('old', 'ready'), m('new', 'ready'), ms, limit('ready'));
+    row(
+      'prompt 1 run:finished, after navigation',
+      m('old', 'finished'),
+      m('new', 'finished'),
+      ms,
+      limit('finished'),
+    );
+    row('first click to run:finished (cold)', m('old', 'cold'), m('new', 'cold'), ms, {
+      ratio: BUDGETS.ratio.cold,
+      max: slow ? undefined : BUDGETS.coldMs,
+    });
+    row('second click to run:finished (warm)', m('old', 'warm'), m('new', 'warm'), ms, {
+      ratio: BUDGETS.ratio.warm,
+    });
+    const coldOverWarm = (which) => median(figures[which].map((f) => f.cold / f.warm));
+    const cw = coldOverWarm('new');
+    console.log(
+      `  ${'cold / warm, same page'.padEnd(44)} ${coldOverWarm('old').toFixed(2).padStart(10)} ${cw.toFixed(2).padStart(10)}         <= ${BUDGETS.coldOverWarm} ${cw <= BUDGETS.coldOverWarm ? 'ok' : 'OVER'}`,
+    );
+    if (cw > BUDGETS.coldOverWarm) over++;
+    row('bytes before first contentful paint', b('old', 'fcp'), b('new', 'fcp'), kb);
+    row('bytes before sandbox:ready', b('old', 'ready'), b('new', 'ready'), kb);
+    row('bytes before run:finished', b('old', 'finished'), b('new', 'finished'), kb);
+    console.log(
+      `  the browser's floor: a fresh page's first script at ${ms(floor.script)}, an empty worker's first line at ${ms(floor.worker)}` +
+        (slow ? ` (navigator.connection.effectiveType here: ${figures.new[0].effectiveType || 'none'})` : ''),
+    );
+  }
+  if (over > 0) {
+    console.log(`\n${over} figure(s) over budget`);
+    process.exitCode = 1;
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [ref, pages] = process.argv.slice(2);
+  await releaseBench(ref || undefined, Number(pages ?? 5));
+}
