@@ -20,13 +20,13 @@ import { firstVisitFiles, transferSizes } from '../scripts/first-visit.mjs';
  * Lower them when a change makes the first visit lighter. docs/budgets.md has today's figures.
  */
 /** index.html, the page's first script and its static imports, its stylesheet: gzip 9. */
-const FIRST_PAINT_GZIP_BYTES = 120_400;
+const FIRST_PAINT_GZIP_BYTES = 134_700;
 /** The same, brotli 9. */
-const FIRST_PAINT_BROTLI_BYTES = 111_700;
+const FIRST_PAINT_BROTLI_BYTES = 126_700;
 /** The first paint's, plus the offline sandbox's worker and its static imports: gzip 9. */
-const SANDBOX_READY_GZIP_BYTES = 328_800;
+const SANDBOX_READY_GZIP_BYTES = 343_200;
 /** The same, brotli 9. */
-const SANDBOX_READY_BROTLI_BYTES = 295_600;
+const SANDBOX_READY_BROTLI_BYTES = 310_600;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 

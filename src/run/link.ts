@@ -10,7 +10,10 @@
  * carries the API key nor the endpoint a run was sent to: only the record, and the step.
  */
 import { MAX_RECORD_BYTES, megabytes, parseRecord, quote, RecordError } from './check';
+import { FRAGMENT_KEY } from './link-key';
 import type { RunRecord } from './record';
+
+export { FRAGMENT_KEY, packedIn } from './link-key';
 
 /**
  * The longest link offered, in characters: 32 KB. Browsers open far longer ones (Chromium 2 MB),
@@ -18,9 +21,6 @@ import type { RunRecord } from './record';
  * demo model makes a link of about a third of it.
  */
 export const LINK_MAX_CHARS = 32 * 1024;
-
-/** The fragment's name for a packed run: `#run=<base64url>`. */
-export const FRAGMENT_KEY = 'run';
 
 const LINK_PROBLEMS = {
   damaged: () =>
@@ -114,12 +114,6 @@ export async function readCapped(
 /** The refusal of a run of `size` bytes or more, in the words of an import's. */
 export function tooBig(size: number, max: number): RecordError {
   return new RecordError('tooBig', { size: megabytes(size), max: megabytes(max) });
-}
-
-/** The run a URL's fragment carries, if any (`#run=...`). */
-export function packedIn(hash: string): string | undefined {
-  const fragment = new URLSearchParams(hash.replace(/^#/, ''));
-  return fragment.get(FRAGMENT_KEY) ?? undefined;
 }
 
 /** The page links lead to: the address of this one without its query and fragment. */

@@ -2,16 +2,24 @@
 import type { Viewer } from './viewer.svelte';
 
 /**
- * Downloads the shown run: its own record (`s04-run-<when>.json`, the default) or OpenTelemetry
- * traces for other tools (`.otlp.json`). The API key is never part of either.
+ * Downloads the shown run: its own record (`s04-run-<when>.json`, the default, at once) or
+ * OpenTelemetry traces for other tools (`.otlp.json`, once their module has loaded). The API key
+ * is never part of either.
  */
-export function downloadRun(viewer: Viewer, kind: 'record' | 'otlp' = 'record'): void {
-  const text = kind === 'otlp' ? viewer.exportOtlp() : viewer.exportRun();
+export function downloadRun(viewer: Viewer, kind: 'record' | 'otlp' = 'record'): Promise<void> {
+  const when = new Date(viewer.record?.startedAt ?? Date.now()).toISOString().replace(/[:.]/g, '-');
+  if (kind === 'record') {
+    save(viewer.exportRun(), `s04-run-${when}.json`);
+    return Promise.resolve();
+  }
+  return viewer.exportOtlp().then((text) => save(text, `s04-run-${when}.otlp.json`));
+}
+
+function save(text: string, name: string): void {
   const blob = new Blob([text], { type: 'application/json' });
   const link = document.createElement('a');
   link.href = URL.createObjectURL(blob);
-  const when = new Date(viewer.record?.startedAt ?? Date.now()).toISOString().replace(/[:.]/g, '-');
-  link.download = kind === 'otlp' ? `s04-run-${when}.otlp.json` : `s04-run-${when}.json`;
+  link.download = name;
   link.click();
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }

@@ -1,19 +1,11 @@
 /**
  * Sharing a run: `Copy link` makes a link to the shown run at the shown step (the run packed into
  * the fragment, src/run/link.ts), and a page opened from such a link, or from `?record=<address>`,
- * shows that run read-only at that step. A link never holds the API key nor the endpoint.
+ * shows that run read-only at that step. A link never holds the API key nor the endpoint. The
+ * packing and fetching load when first needed: a page opened without a link never loads them.
  */
 import { quote } from '../run/check';
-import { fetchRecord } from '../run/fetch-record';
-import {
-  fragmentLink,
-  LINK_MAX_CHARS,
-  packedIn,
-  packRecord,
-  recordLink,
-  shareable,
-  unpackRecord,
-} from '../run/link';
+import { packedIn } from '../run/link-key';
 import type { RecordOrigin, RunRecord } from '../run/record';
 import type { UrlSettings } from '../settings/url-settings';
 import { scrub } from '../settings/model-settings';
@@ -47,6 +39,7 @@ export class Share {
   async make(base: string): Promise<SharedLink | null> {
     const record = this.#viewer.record;
     if (!record) return (this.link = null);
+    const { fragmentLink, LINK_MAX_CHARS, packRecord, shareable } = await import('../run/link');
     const step = this.#viewer.step ?? this.#viewer.steps;
     const json = scrub(JSON.stringify(shareable(record)), this.#screen.settings.key);
     const href = fragmentLink(base, await packRecord(json), step);
@@ -54,9 +47,9 @@ export class Share {
     return (this.link = { href: fits ? href : null, chars: href.length, step });
   }
 
-  /** The link to the run's exported file at `address`, at the step of the last link made. */
-  linkToFile(base: string, address: string): string {
-    return recordLink(base, address, this.link?.step ?? this.#viewer.step ?? this.#viewer.steps);
+  /** The step a link to the run's exported file shows: that of the last link made. */
+  get fileStep(): number {
+    return this.link?.step ?? this.#viewer.step ?? this.#viewer.steps;
   }
 
   /**
@@ -72,7 +65,9 @@ export class Share {
       packed !== undefined ? { kind: 'link' } : { kind: 'link', address: url.record };
     try {
       const record: RunRecord =
-        packed !== undefined ? await unpackRecord(packed) : await fetchRecord(url.record!);
+        packed !== undefined
+          ? await (await import('../run/link')).unpackRecord(packed)
+          : await (await import('../run/fetch-record')).fetchRecord(url.record!);
       this.#viewer.open(record, origin);
       if (url.step !== undefined) this.#viewer.stepTo(url.step);
       // `share:open`: from the URL read to the run at its step painted (the bench reads it).

@@ -7,7 +7,6 @@ import { readSession, MAX_SESSION_BYTES } from '../page/session-reader';
 import { MAX_RECORD_BYTES, parseRecord } from '../run/check';
 import { isSessionFile, SessionError, type SessionProblem } from '../run/claude-code';
 import { agentTotals, modelCalls } from '../run/measures';
-import { toOtlp } from '../run/otlp';
 import type { RecordEvent, RecordOrigin, RunRecord, RunStatus } from '../run/record';
 import type { RunView } from '../run/view';
 import { Replay } from '../run/replay';
@@ -216,9 +215,11 @@ export class Viewer {
     return scrub(JSON.stringify(record), this.#screen.settings.key);
   }
   /** The record on screen as OpenTelemetry traces (OTLP JSON); the API key is never part of it. */
-  exportOtlp(): string {
+  async exportOtlp(): Promise<string> {
     const record = this.record;
     if (!record) throw new Error('There is no run to export yet');
+    // Loaded when first asked for: nothing of it is on the way of the first paint.
+    const { toOtlp } = await import('../run/otlp');
     return scrub(JSON.stringify(toOtlp(record)), this.#screen.settings.key);
   }
 }
