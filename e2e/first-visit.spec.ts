@@ -68,6 +68,11 @@ test('on a 3g connection python3 is not loaded ahead, and the header says it loa
     }),
   );
   await page.goto('/?speed=instant');
+  // The header's runtime details open from the sandbox badge.
+  await page
+    .getByRole('banner')
+    .getByRole('button', { name: /^Sandbox / })
+    .click();
   await expect(
     page.getByText('python3 (Pyodide, 12 MB) loads when first used: the connection is slow or metered'),
   ).toBeVisible();

@@ -27,7 +27,10 @@ async function parentFigures(page: Page) {
   );
   const chart = page.getByRole('region', { name: 'Context per model call' });
   await chart.getByRole('button', { name: 'Show as a table' }).click();
-  const parentRows = chart.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Parent' }) });
+  // The shown run's parent (the compared modes' rows are named by their mode).
+  const parentRows = chart
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell', { name: 'Parent', exact: true }) });
   const chartLast = Number(
     (await parentRows.last().getByRole('cell').last().innerText()).replaceAll(',', ''),
   );

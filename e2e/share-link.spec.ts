@@ -76,7 +76,8 @@ test('a copied link opens the same run at the same step in a fresh browser, read
   await expect(stepSlider(other)).toHaveValue(String(step));
   await expect(subagentRegion(other, 1)).toBeVisible();
   await expect.poll(() => arrays(other)).toEqual(shown);
-  await expect(status(other)).toHaveText(/^Running/); // the run as it was at that step
+  // The run as it ended, shown at that step of it.
+  await expect(status(other)).toHaveText(/^Finished · step \d+ of \d+$/);
   expect(watch.unexpectedErrors()).toEqual([]);
   expect(watch.externalRequests).toEqual([]);
   await fresh.close();
