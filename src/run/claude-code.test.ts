@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { claudeSession, SESSION_ID, sidechainSession } from '../../scripts/claude-sessions.mjs';
 import { parseRecord } from './check';
 import { sessionRecord, SessionError, type SessionFile } from './claude-code';
-import { modelCalls, runSaving, runTotals, workersTimeline } from './measures';
+import { modelCalls, runSaving, runTotals } from './measures';
+import { workersTimeline } from './timeline';
 import { reduceAll } from './reduce-range';
 
 const asFiles = (files: Record<string, string>): SessionFile[] =>

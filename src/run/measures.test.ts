@@ -3,17 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { Trace } from '../models/replay';
 import { overheadChars } from './context';
 import { traceRecord } from './example';
-import {
-  agentTotals,
-  callsUpTo,
-  coalesce,
-  modelCalls,
-  runTotals,
-  searched,
-  workersTimeline,
-  type Segment,
-} from './measures';
+import { agentTotals, callsUpTo, modelCalls, runTotals, searched } from './measures';
 import { newRecord, REFERENCE_LIMITS, type RecordEvent, type RunSettings } from './record';
+import { coalesce, workersTimeline, type Segment } from './timeline';
 
 const trace: Trace = JSON.parse(
   readFileSync(new URL('../../public/traces/s04.json', import.meta.url), 'utf8'),

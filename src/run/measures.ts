@@ -1,7 +1,7 @@
 /**
- * What the charts read from a record: every model call with the context it was sent (the chart
- * "Context per model call"), every worker's life with its model and tool calls (the "Workers
- * timeline"), and a run's totals (the comparison). Pure functions of the record, like the view.
+ * What the chart and the comparison read from a record: every model call with its agent's context
+ * (the chart "Context per model call"), a run's totals and the saving (the comparison). Pure
+ * functions of the record, like the view; the "Workers timeline" reads ./timeline.ts.
  *
  * A call's context is its agent's context once it replied, by the one measure (./context.ts,
  * docs/protocol.md); what it sent is kept beside it for the cost.
@@ -20,7 +20,7 @@ import {
 } from './context';
 import { agentFigures } from './figures';
 import { messageChars } from './size';
-import type { RecordEvent, RunRecord, RunSettings } from './record';
+import type { RunRecord, RunSettings } from './record';
 import { reduceAll } from './reduce-range';
 import type { RunView } from './view';
 
@@ -53,41 +53,6 @@ export interface TaskSpan {
   startAfter: number;
   endAfter: number | null;
   state: 'running' | 'discarded' | 'stopped' | 'failed' | 'missing';
-}
-
-export interface Segment {
-  kind: 'model' | 'tool';
-  label: string;
-  start: number;
-  end: number;
-  /** Index in the record of the event that began it (a click steps there). */
-  event: number;
-  /** A model call's number in its agent's loop. */
-  call?: number;
-}
-
-/** Segments close in time drawn as one (see `coalesce`): a click steps to the first. */
-export interface SegmentGroup extends Segment {
-  /** How many segments it stands for (1: just itself). */
-  count: number;
-  /** For model calls: the number of the group's last call. */
-  lastCall?: number;
-}
-
-export interface WorkerRow {
-  id: string;
-  /** Who started it (subagents), for the tree. */
-  from: string | null;
-  depth: number;
-  start: number;
-  /** Null while it lives. */
-  end: number | null;
-  /**
-   * A subagent whose task was called before its worker was created waited for its turn (at most
-   * so many subagents work at once) until then: null while it still waits, undefined if it never did.
-   */
-  queuedUntil?: number | null;
-  segments: Segment[];
 }
 
 export interface RunTotals {
@@ -302,157 +267,6 @@ export function runSaving(record: RunRecord): RunSaving | null {
   let none = isolated;
   for (const [agent, end] of last) none += Math.max(0, end.context - first.get(agent)!.sent);
   return { isolated, none, saving: savingOf({ parentContext: isolated }, { parentContext: none }) };
-}
-
-/** Every worker of a record, from created (or the record's start) to terminated, with its calls. */
-export function workersTimeline(record: RunRecord): { rows: WorkerRow[]; end: number } {
-  const rows = new Map<string, WorkerRow>();
-  const row = (id: string, t: number): WorkerRow => {
-    let r = rows.get(id);
-    if (!r) {
-      r = { id, from: null, depth: 0, start: t, end: null, segments: [] };
-      rows.set(id, r);
-    }
-    return r;
-  };
-  const openModel = new Map<string, { start: number; event: number; call: number }>();
-  const openTools = new Map<string, { agent: string; name: string; start: number; event: number }>();
-  const end = record.events.at(-1)?.t ?? 0;
-  record.events.forEach((event: RecordEvent, i) => {
-    switch (event.type) {
-      case 'worker': {
-        const known = rows.has(event.worker);
-        const r = row(event.worker, event.t);
-        if (event.phase === 'created' && known && r.queuedUntil === null) r.queuedUntil = event.t;
-        if (event.phase === 'terminated') {
-          r.end = event.t;
-          if (r.queuedUntil === null) r.queuedUntil = event.t; // stopped while it waited
-        }
-        break;
-      }
-      case 'spawn': {
-        // Its task was called before its worker was created: it waits for a turn until then.
-        const waits = !rows.has(event.agent);
-        const r = row(event.agent, event.t);
-        if (waits) r.queuedUntil = null;
-        r.from = event.from;
-        r.depth = (rows.get(event.from)?.depth ?? 0) + 1;
-        break;
-      }
-      case 'status':
-        // Over: a task still waiting for its turn never got one.
-        if (event.status.kind === 'running') break;
-        for (const r of rows.values()) {
-          if (r.queuedUntil !== null) continue;
-          r.queuedUntil = event.t;
-          r.end ??= event.t;
-        }
-        break;
-      case 'model_start':
-        row(event.agent, event.t);
-        openModel.set(event.agent, { start: event.t, event: i, call: event.call });
-        break;
-      case 'model_end': {
-        const started = openModel.get(event.agent);
-        if (!started) break;
-        openModel.delete(event.agent);
-        row(event.agent, started.start).segments.push({
-          kind: 'model',
-          label: `model call ${started.call}`,
-          start: started.start,
-          end: event.t,
-          event: started.event,
-          call: started.call,
-        });
-        break;
-      }
-      case 'tool_start':
-        openTools.set(`${event.agent}:${event.id}`, {
-          agent: event.agent,
-          name: event.name,
-          start: event.t,
-          event: i,
-        });
-        break;
-      case 'tool_end': {
-        const key = `${event.agent}:${event.id}`;
-        const started = openTools.get(key);
-        if (!started) break;
-        openTools.delete(key);
-        row(event.agent, started.start).segments.push({
-          kind: 'tool',
-          label: event.name,
-          start: started.start,
-          end: event.t,
-          event: started.event,
-        });
-        break;
-      }
-      default:
-        break;
-    }
-  });
-  // Calls still open at the record's end (a live run, or one cut short) run to that end.
-  for (const [agent, started] of openModel) {
-    row(agent, started.start).segments.push({
-      kind: 'model',
-      label: `model call ${started.call}`,
-      start: started.start,
-      end,
-      event: started.event,
-      call: started.call,
-    });
-  }
-  for (const started of openTools.values()) {
-    row(started.agent, started.start).segments.push({
-      kind: 'tool',
-      label: started.name,
-      start: started.start,
-      end,
-      event: started.event,
-    });
-  }
-  return { rows: treeOrder([...rows.values()]), end };
-}
-
-/** The sandbox first, then the parent, then each subagent under the agent that started it. */
-function treeOrder(rows: WorkerRow[]): WorkerRow[] {
-  const out: WorkerRow[] = [];
-  const sandbox = rows.filter((r) => !r.from && r.id !== 'parent' && !r.id.startsWith('subagent-'));
-  const visit = (id: string) => {
-    const r = rows.find((x) => x.id === id);
-    if (r) out.push(r);
-    for (const child of rows.filter((x) => x.from === id)) visit(child.id);
-  };
-  out.push(...sandbox);
-  visit('parent');
-  for (const r of rows) if (!out.includes(r)) out.push(r);
-  return out;
-}
-
-/**
- * A row's segments as drawn: at most about `most` of each kind. In a long run, the calls that
- * start within one `span / most` stretch are one group (on screen they would overlap anyway), so
- * that a row of a thousand calls is a few hundred elements and still one click from each stretch.
- */
-export function coalesce(segments: readonly Segment[], span: number, most = 120): SegmentGroup[] {
-  const groups: SegmentGroup[] = [];
-  for (const kind of ['model', 'tool'] as const) {
-    const ofKind = segments.filter((s) => s.kind === kind).sort((a, b) => a.start - b.start);
-    const stretch = ofKind.length > most ? span / most : 0;
-    let open: SegmentGroup | undefined;
-    for (const segment of ofKind) {
-      if (open && segment.start - open.start < stretch) {
-        open.end = Math.max(open.end, segment.end);
-        open.count++;
-        if (segment.call !== undefined) open.lastCall = segment.call;
-        continue;
-      }
-      open = { ...segment, count: 1, lastCall: segment.call };
-      groups.push(open);
-    }
-  }
-  return groups;
 }
 
 /** One agent's calls as running sums, so that its totals at any step are a search, not a scan. */
