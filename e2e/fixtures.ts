@@ -233,6 +233,12 @@ export async function importFile(page: Page, name: string, content: string | Buf
   await (await chooser).setFiles(path);
 }
 
+/** Opens the header's runtime details (WebContainer, python3, offline use) from the sandbox badge. */
+export async function runtimeDetails(page: Page): Promise<void> {
+  const button = page.getByRole('banner').getByRole('button', { name: /^Sandbox / });
+  if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+}
+
 /** Clicks a sample prompt and waits for the run to finish. */
 export async function runSample(page: Page, prompt: string): Promise<void> {
   await page.getByRole('button', { name: prompt, exact: true }).click();

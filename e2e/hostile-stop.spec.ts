@@ -7,7 +7,17 @@
  * command that never ends when the prompt says "runaway", else `echo ready`.
  */
 import type { Page } from '@playwright/test';
-import { expect, open, openOnEndpoint, parentList, PROMPTS, runSample, status, test } from './fixtures';
+import {
+  expect,
+  open,
+  openOnEndpoint,
+  parentList,
+  PROMPTS,
+  runSample,
+  runtimeDetails,
+  status,
+  test,
+} from './fixtures';
 
 /** The mock endpoint on the offline sandbox, a key saved in Settings. */
 const openOnMock = (page: Page, scenario: string) =>
@@ -57,7 +67,9 @@ for (const { scenario, language, command } of RUNAWAYS) {
     await expect(call).toContainText(command);
     if (language === 'python3') {
       // Pyodide's first load takes seconds; Stop must meet the script itself, not the load.
+      await runtimeDetails(page);
       await expect(page.getByText('python3 (Pyodide) loaded in')).toBeVisible({ timeout: 40_000 });
+      await page.keyboard.press('Escape');
       await expect.poll(() => liveWorkers(page)).toContain('python');
     }
     await page.waitForTimeout(300); // the loop is running in the sandbox by now

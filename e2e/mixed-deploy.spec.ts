@@ -13,12 +13,12 @@
  * (e2e/mixed-deploy.config.ts: one line more in the page's entry).
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { serveStatic } from '../scripts/serve-static.mjs';
-import { expect, status, test } from './fixtures';
+import { expect, runtimeDetails, status, test } from './fixtures';
 
 const FIRST = 'dist';
 let work: string;
@@ -42,11 +42,11 @@ test.afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-/** The hashed file a build's page loads a part from on demand (the example), as named in its entry. */
+/** The hashed file of a part a build's page loads on demand (the example). */
 function exampleChunk(build: string): string {
-  const page = readFileSync(join(build, 'index.html'), 'utf8');
-  const entry = /src="\/(assets\/index-[\w-]+\.js)"/.exec(page)![1];
-  return `assets/${/\.\/(example-[\w-]+\.js)/.exec(readFileSync(join(build, entry), 'utf8'))![1]}`;
+  const file = readdirSync(join(build, 'assets')).find((name) => /^example-[\w-]+\.js$/.test(name));
+  if (!file) throw new Error(`no example chunk in ${build}/assets`);
+  return `assets/${file}`;
 }
 
 const activeWorker = (page: Page) =>
@@ -131,6 +131,7 @@ test('a deploy landing while the first worker installs: it does not keep the nex
   await expect.poll(() => asked, { timeout: 60_000 }).toBe(true);
   server.serve(union); // deployed
   release();
+  await runtimeDetails(page);
   await expect(
     page.getByText(
       'Offline use is off: the service worker could not start (its files could not all be saved). The playground runs from the network.',
@@ -144,6 +145,7 @@ test('a deploy landing while the first worker installs: it does not keep the nex
   await context.unrouteAll();
   await page.reload();
   await expect.poll(() => build(page), { timeout: 20_000 }).toBe('second');
+  await runtimeDetails(page);
   await expect(page.getByText(/^Saved for offline use/)).toBeVisible({ timeout: 60_000 });
   expect(await controlled(page)).toBe(true);
 });

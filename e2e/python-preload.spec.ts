@@ -3,7 +3,7 @@
  * settled: prompt 3's check then starts at once. The header shows the load as it goes; a browser
  * that asks to save data loads it on first use instead.
  */
-import { expect, open, PROMPTS, runSample, test } from './fixtures';
+import { expect, open, PROMPTS, runSample, runtimeDetails, test } from './fixtures';
 
 test('a page left open loads python3 ahead, before the service worker saves the playground: prompt 3 runs it with no wait', async ({
   page,
@@ -36,6 +36,7 @@ test('a page left open loads python3 ahead, before the service worker saves the 
   await expect(note).toHaveAttribute('data-phase', 'ready', { timeout: 30_000 });
   await expect(note).toContainText('python3 (Pyodide)');
   await expect.poll(registered, { timeout: 15_000 }).toEqual(['ready']);
+  await runtimeDetails(page);
   await expect(page.getByText(/^Saved for offline use/)).toBeVisible({ timeout: 30_000 });
 
   await runSample(page, PROMPTS.module);
@@ -59,12 +60,14 @@ test('when the browser asks to save data, python3 is not loaded ahead', async ({
   await open(page);
   // The service worker installs once the page is quiet, after python3's moment to load ahead
   // (where it would wait for that load): by then python3 would have started loading.
+  await runtimeDetails(page);
   await expect(page.getByText(/^Saved for offline use/)).toBeVisible({ timeout: 30_000 });
   await expect(page.locator('[data-runtime="python"]')).toHaveCount(0);
 });
 
 test('the TypeScript sample does not load python3 ahead', async ({ page }) => {
   await open(page, 'speed=instant&sample=typescript');
+  await runtimeDetails(page);
   await expect(page.getByText(/^Saved for offline use/)).toBeVisible({ timeout: 30_000 });
   await expect(page.locator('[data-runtime="python"]')).toHaveCount(0);
 });

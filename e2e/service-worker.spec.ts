@@ -3,7 +3,7 @@
  * (and Chromium compiles each script it keeps), so it fetches nothing while a run is under way and
  * goes on once the run has ended (src/page/service-worker.svelte.ts, setBusy).
  */
-import { expect, open, PROMPTS, status, test } from './fixtures';
+import { expect, open, PROMPTS, runtimeDetails, status, test } from './fixtures';
 
 test('the first install fetches no file while a run is under way, and finishes after it', async ({
   page,
@@ -37,6 +37,7 @@ test('the first install fetches no file while a run is under way, and finishes a
   const duringRun = fetched.filter((at) => at > clicked + 1000 && at < finished - 500);
   expect(duringRun).toEqual([]);
   release();
+  await runtimeDetails(page);
   await expect(page.getByText(/^Saved for offline use/)).toBeVisible({ timeout: 30_000 });
   expect(fetched.filter((at) => at >= finished).length).toBeGreaterThan(0); // it went on after
 });

@@ -15,9 +15,15 @@ export class Lazy<T extends Component<any, any, any>> {
     this.#load = load;
   }
 
-  /** Loads it (once) and resolves with it. */
+  /** Loads it (once; again after a failed try) and resolves with it. */
   get(): Promise<T> {
-    this.#loading ??= this.#load().then((module) => (this.component = module.default));
+    this.#loading ??= this.#load().then(
+      (module) => (this.component = module.default),
+      (error: unknown) => {
+        this.#loading = null; // the network may be back, or the page reloaded: try again next time
+        throw error;
+      },
+    );
     return this.#loading;
   }
 }
