@@ -175,6 +175,27 @@ test.describe('Model call', () => {
     await expect(items.last()).toContainText('#158');
   });
 
+  test('a long run: its first and latest calls as buttons, any call by its number', async ({ page }) => {
+    await open(page);
+    await importFile(page, 'long.json', JSON.stringify(parentCallsRecord(80, 200)));
+    const buttons = parentRegion(page).getByRole('button', { name: /^Model call \d+$/ });
+    // Thousands of buttons would slow every step: the first five and the latest forty.
+    await expect(buttons).toHaveCount(45);
+    await expect(parentRegion(page).getByRole('button', { name: 'Model call 5', exact: true })).toBeVisible();
+    await expect(parentRegion(page).getByRole('button', { name: 'Model call 6', exact: true })).toHaveCount(
+      0,
+    );
+    await expect(parentRegion(page).getByRole('button', { name: 'Model call 41', exact: true })).toHaveCount(
+      1,
+    );
+    const field = parentRegion(page).getByRole('spinbutton', {
+      name: 'Open a model call by its number (1 to 80)',
+    });
+    await field.fill('23');
+    await field.press('Enter');
+    await expect(dialog(page)).toContainText('45 messages');
+  });
+
   test('fits a phone: 390 px wide', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await open(page);
