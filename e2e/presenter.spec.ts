@@ -36,9 +36,7 @@ async function continueToEnd(page: Page, how: 'click' | 'Space' | 'ArrowRight' =
   throw new Error(`no end after 40 moments: ${seen.join(' | ')}`);
 }
 
-// Known defect (issue 25 open): the demo model's gate holds a call before it starts, not its reply,
-// so a subagent's first tool can start while the caption shows its first call (1 run in 3).
-test.fixme('a live demo run waits at each moment, and goes on with Continue, Space and the right arrow', async ({
+test('a live demo run waits at each moment, and goes on with Continue, Space and the right arrow', async ({
   page,
 }) => {
   await open(page);

@@ -1,7 +1,8 @@
 /**
  * At most 8 subagents at once (the default): a model that delegates four tasks at every level,
  * three levels deep (340 subagents in all), never has more than 8 subagent workers alive; the
- * tasks beyond wait their turn, shown as queued in the Workers timeline; Stop ends it all.
+ * tasks beyond wait their turn, shown as queued in the Workers timeline; Stop ends it all, and no
+ * worker starts after it.
  */
 import type { Page } from '@playwright/test';
 import { expect, openOnEndpoint, status, test } from './fixtures';
@@ -50,6 +51,14 @@ test('runs at most 8 subagents at once, shows the others queued, and stops at on
   });
   await expect.poll(() => count.alive).toBe(0);
   expect(await watch.open('subagent-')).toEqual([]);
+  // Nor does one start afterwards: the page's next idle moment (when a spare for the next task
+  // would be started ahead) comes, and still no subagent worker is alive.
+  await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 3000 })));
+  const live = await page.evaluate(
+    () => (window as unknown as { __s04: { liveWorkers: string[] } }).__s04.liveWorkers,
+  );
+  expect(live.filter((name) => name.startsWith('subagent-'))).toEqual([]);
+  expect(count.alive).toBe(0);
   // Nothing waits any more: no row says queued.
   await expect(timeline.getByText(/\(queued, waiting for its turn\)/)).toHaveCount(0);
   expect(count.max).toBeLessThanOrEqual(8);

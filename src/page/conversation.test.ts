@@ -3,7 +3,7 @@
  * call order, Stop mid-task, a worker that dies, a spare never reused, and the cap on subagents
  * at once (with tasks waiting their turn in call order, and delegation chains that still finish).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TaskRequest } from '../core/loop';
 import type { AgentId } from '../core/messages';
 import { REFERENCE_LIMITS, type LoopLimits } from '../core/variants';
@@ -332,6 +332,39 @@ describe('Conversation', () => {
     expect(pool.workers.length).toBe(before);
     expect(before).toBeLessThan(340);
     expect(status(conv.liveRun!.record.events)).toEqual(['running', 'stopped']);
+  });
+
+  it('starts no worker after Stop, not even the spare it would have started ahead in idle time', async () => {
+    const idle: Array<() => void> = [];
+    vi.stubGlobal('requestIdleCallback', (task: () => void) => idle.push(task));
+    try {
+      const { conv, pool } = conversation({ spare: true });
+      conv.warm();
+      // A finished run first: a spare is started ahead for the next run, in idle time.
+      parentCalling(pool, ['wait:1']);
+      await conv.run('go', setup());
+      parentCalling(
+        pool,
+        Array.from({ length: 4 }, () => 'fan:4:3'),
+      );
+      const running = conv.run('again', setup({ delegationDepth: 3 }));
+      await tick(5);
+      conv.stop();
+      await running;
+      // The idle moments after Stop come (the finished run's and the stopped run's requests).
+      expect(idle.length).toBeGreaterThanOrEqual(2);
+      for (const task of idle.splice(0)) task();
+      expect(pool.alive.size).toBe(0);
+      expect(pool.spare).toBeNull();
+      // The next run starts the workers it needs again.
+      parentCalling(pool, ['wait:1']);
+      await conv.run('once more', setup());
+      expect(status(conv.liveRun!.record.events).slice(-2)).toEqual(['running', 'finished']);
+      for (const task of idle.splice(0)) task();
+      expect(pool.spare).not.toBeNull();
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('holds a subagent event until its caller records task_start', async () => {

@@ -138,6 +138,12 @@ export class Conversation {
   #setup: RunSetup | undefined;
   #queue: TaskQueue | undefined;
   #spawned = 0;
+  /**
+   * Stop was pressed and nothing has begun since (a run, a new conversation): no worker starts
+   * ahead, not even a spare asked for in idle time before it, so that Stop leaves no subagent
+   * worker alive. The next run starts the workers it needs (`warm`).
+   */
+  #stopped = false;
   /** Spares whose life the current record already notes. */
   readonly #sparesRecorded = new Set<AgentId>();
   /**
@@ -200,6 +206,7 @@ export class Conversation {
     if (this.#controller) return;
     const controller = new AbortController();
     this.#controller = controller;
+    this.#stopped = false;
     this.#setup = setup;
     const queue = new TaskQueue(setup.maxSubagents, setup.agent.limits.delegationDepth + 1);
     this.#queue = queue;
@@ -249,6 +256,7 @@ export class Conversation {
   stop(): void {
     const controller = this.#controller;
     if (!controller) return;
+    this.#stopped = true;
     controller.abort();
     this.#queue?.close();
     // The sandbox first: its commands stop even if it is inside a loop that never yields.
@@ -261,6 +269,7 @@ export class Conversation {
     if (this.#controller) return;
     this.#run = null;
     this.#spawned = 0;
+    this.#stopped = false;
     later(() => this.#startSpare(), 2000);
   }
 
@@ -390,10 +399,11 @@ export class Conversation {
 
   /**
    * Starts the next subagent's worker now, so that the next task (in this run or the next one)
-   * finds it ready; not while tasks wait for a turn, nor when it would be one worker too many.
+   * finds it ready; not while tasks wait for a turn, nor when it would be one worker too many,
+   * nor after Stop.
    */
   #startSpare(): void {
-    if (!this.#wantsSpare()) return;
+    if (this.#stopped || !this.#wantsSpare()) return;
     const queue = this.#queue;
     if (queue && !queue.roomForSpare) return;
     this.#agents.prepare(`subagent-${this.#spawned + 1}`);

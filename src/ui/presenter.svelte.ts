@@ -5,15 +5,15 @@
  *   Continue ─► the next moment is in the record ─► show its step, stopped there
  *            └► not yet (a live run) ─► follow the run until it is recorded, then stop there
  *
- * A live demo run waits while the presentation is stopped: the demo model's gate is shut (see
- * src/models/demo/gate.ts), and while it goes on, its calls pass one at a time, each let through
- * once the page has seen the one before and found no moment to stop at (`recorded`, at once, not
- * once a frame). So the run stops within the call it is in. A real model's run never waits; the
- * presentation follows its record behind it. Nothing here runs, and nothing is scanned, while the
- * mode is off.
+ * A live demo run waits while it is presented: the demo model's gate is shut (see
+ * src/models/demo/gate.ts) and each model call waits there until the page has recorded its start
+ * (`recorded`, at once, not once a frame) and the presentation has no moment to stop at before its
+ * reply. So what the caption tells is what the run has done: a call told on screen has not
+ * answered. A real model's run never waits; the presentation follows its record behind it.
+ * Nothing here runs, and nothing is scanned, while the mode is off.
  */
 import type { ModelConfig } from '../models/config';
-import { DemoGate } from '../models/demo/gate';
+import { callMark, DemoGate } from '../models/demo/gate';
 import { Moments, type Moment } from '../run/moments';
 import type { RecordEvent, RunEvent } from '../run/record';
 import { t } from './i18n';
@@ -40,6 +40,8 @@ export class Presenter {
   readonly #stage: Stage;
   /** The hold on a live demo run (none without shared memory: see DemoGate). */
   readonly #gate = DemoGate.create();
+  /** The mark of the model call seen starting and held at the gate, not yet let go. */
+  #held: number | null = null;
   #scanner: Moments | null = null;
   #events: readonly RecordEvent[] | null = null;
 
@@ -99,6 +101,7 @@ export class Presenter {
     this.#scanner = null;
     this.#events = null;
     this.moments = [];
+    this.#held = null;
     this.#gate?.open();
   }
 
@@ -118,7 +121,7 @@ export class Presenter {
       this.at = this.moments.length;
       this.following = false;
     }
-    this.#steer(true);
+    this.#steer();
   }
 
   /** Takes in what the record on screen gained (called as it grows, and when it changes). */
@@ -139,7 +142,10 @@ export class Presenter {
   recorded(event: RunEvent): void {
     if (!this.on || !this.#gate) return;
     this.#scan();
-    this.#steer(event.type === 'model_start');
+    if (event.type === 'model_start' && event.request) {
+      this.#held = callMark(event.request.messages, event.agent !== 'parent');
+    }
+    this.#steer();
   }
 
   get #live(): boolean {
@@ -153,16 +159,22 @@ export class Presenter {
   }
 
   /**
-   * Shuts the gate of a live demo run while the presentation is stopped at a moment, or has a
-   * moment ahead recorded; while it goes on, lets one call through when asked (`called`: a call
-   * just took the last one, or the presentation just went on).
+   * Keeps the gate of a live demo run shut, and lets the call seen starting go once the
+   * presentation goes on with no moment recorded ahead of it (its start may be one: a subagent's
+   * call waits while its caption is on screen). Anything but a presented live run: open.
    */
-  #steer(called = false): void {
+  #steer(): void {
     const gate = this.#gate;
     if (!gate) return;
-    if (!this.on || !this.#live) return gate.open();
-    if (!this.following || this.moments.length > this.at + 1) return gate.close();
-    if (called || gate.isOpen) gate.grant();
+    if (!this.on || !this.#live) {
+      this.#held = null;
+      return gate.open();
+    }
+    gate.close();
+    if (this.#held === null || !this.following || this.moments.length > this.at + 1) return;
+    // Not held any more either way: let go now, or passed before the gate was shut.
+    gate.release(this.#held);
+    this.#held = null;
   }
 
   /** Scans the record on screen; another record (a new run, one opened) starts over. */
@@ -171,6 +183,7 @@ export class Presenter {
     if (events !== this.#events) {
       this.#events = events;
       this.#scanner = events ? new Moments() : null;
+      this.#held = null;
       this.moments = [];
       this.at = -1;
       // A run that starts while presenting goes on to its first moment.

@@ -19,7 +19,7 @@ import {
 import { create } from '../../sandbox/local';
 import { loadSample } from '../../sandbox/samples';
 import type { Sandbox } from '../../sandbox/sandbox';
-import { DemoGate } from './gate';
+import { callMark, DemoGate } from './gate';
 import {
   DEMO_CHUNK_DELAY_MS,
   DEMO_SLOW_CALL_PAUSE_MS,
@@ -573,7 +573,7 @@ describe('DemoModel as a client', () => {
     timers.mockRestore();
   });
 
-  it('waits at a shut gate before it answers, passes one call per grant, and stops waiting when stopped', async () => {
+  it('waits at a shut gate before it answers, passes one call per release, and stops waiting when stopped', async () => {
     const request: ModelRequest = {
       model: 'demo',
       system: `You are a coding agent at ${WORKDIR}. Use the task tool to delegate exploration or subtasks.`,
@@ -591,8 +591,8 @@ describe('DemoModel as a client', () => {
     // Shut: several of their polls go by, and neither has answered.
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(answered).toBe(0);
-    // One grant, one call; the gate is shut again behind it.
-    gate.grant();
+    // One release, one call; the gate is shut again behind it.
+    expect(gate.release(callMark(1, false))).toBe(true);
     await Promise.race(calls);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(answered).toBe(1);

@@ -54,7 +54,7 @@
 import type { AssistantBlock } from '../../core/messages';
 import type { ModelCallOptions, ModelClient, ModelRequest, ModelResponse } from '../../core/model';
 import { sleep, streamResponse } from '../stream';
-import { DemoGate } from './gate';
+import { callMark, DemoGate } from './gate';
 import { planParent } from './parent';
 import { planSubagent } from './subagent';
 import { textFor } from './say';
@@ -120,7 +120,7 @@ export interface DemoModelOptions {
    * `slow`: a pace a person can follow (about 15-20 s for prompt 1), for a class.
    */
   speed?: DemoSpeed;
-  /** The presenter's hold (./gate.ts): while it is raised, a call waits before it answers. */
+  /** The presenter's hold (./gate.ts): while it is shut, a call waits until the page lets it go. */
   gate?: Int32Array;
 }
 
@@ -142,7 +142,7 @@ export class DemoModel implements ModelClient {
   }
 
   async createMessage(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
-    await this.#gate?.pass(options.signal);
+    await this.#gate?.pass(callMark(request.messages.length, isSubagentRequest(request)), options.signal);
     const response = demoRespond(request);
     if (this.speed === 'slow') await sleep(DEMO_SLOW_CALL_PAUSE_MS, options.signal);
     const delay =
