@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkRecord, MAX_RECORD_BYTES, parseRecord, QUOTED, RecordError, schemaChecked } from './check';
-import {
-  newRecord,
-  REFERENCE_LIMITS,
-  RECORD_VERSION,
-  type RecordEvent,
-  type RunEvent,
-  type RunSettings,
-} from './record';
+import { newRecord, RECORD_VERSION, type RecordEvent, type RunEvent, type RunSettings } from './record';
 import { readFileSync } from 'node:fs';
 import { secretSearch } from './secrets';
 import {
@@ -18,15 +11,9 @@ import {
   toolCallsRecord,
 } from '../../scripts/records.mjs';
 import { reduceAll } from './reduce-range';
+import { DEMO_SETTINGS } from '../../test/settings';
 
-const settings: RunSettings = {
-  provider: 'demo',
-  model: 'demo',
-  sample: 'python',
-  sandbox: 'local',
-  context: 'isolated',
-  limits: REFERENCE_LIMITS,
-};
+const settings: RunSettings = DEMO_SETTINGS;
 
 function record(events: RunEvent[]) {
   const r = newRecord('run-1', 1_700_000_000_000, 'find the tests', settings);

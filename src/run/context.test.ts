@@ -9,9 +9,10 @@ import { contextTokens, counted, estimateTokens, newMeter, overheadChars, replie
 import { traceRecord } from './example';
 import { agentFigures, runFigures } from './figures';
 import { modelCalls, runTotals } from './measures';
-import { REFERENCE_LIMITS, type RunRecord, type RunSettings } from './record';
+import { type RunRecord, type RunSettings } from './record';
 import { reduceAll } from './reduce-range';
 import { Replay } from './replay';
+import { DEMO_SETTINGS } from '../../test/settings';
 
 const trace: Trace = JSON.parse(
   readFileSync(new URL('../../public/traces/s04.json', import.meta.url), 'utf8'),
@@ -64,14 +65,7 @@ describe('the one measure of context', () => {
 
   it('estimates the system prompt, the tools and the array, four characters a token, without usage', () => {
     expect(contextTokens(newMeter(400), 1000)).toEqual({ tokens: 350, counted: false });
-    const settings: RunSettings = {
-      provider: 'demo',
-      model: 'demo',
-      sample: 'python',
-      sandbox: 'offline shell',
-      context: 'isolated',
-      limits: REFERENCE_LIMITS,
-    };
+    const settings: RunSettings = { ...DEMO_SETTINGS, sandbox: 'offline shell' };
     expect(overheadChars(settings, 0)).toBe(parentSystem('').length + JSON.stringify(PARENT_TOOLS).length);
     expect(overheadChars({ ...settings, context: 'none' }, 0)).toBe(
       soloSystem('').length + JSON.stringify(CHILD_TOOLS).length,

@@ -2,17 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { MAX_RECORD_BYTES, RecordError } from './check';
 import { fetchRecord, recordAddress } from './fetch-record';
 import { LinkError } from './link';
-import { newRecord, REFERENCE_LIMITS, type RunRecord } from './record';
+import { newRecord, type RunRecord } from './record';
+import { DEMO_SETTINGS } from '../../test/settings';
 
 const record: RunRecord = {
-  ...newRecord('run-1', 1_700_000_000_000, 'find the tests', {
-    provider: 'demo',
-    model: 'demo',
-    sample: 'python',
-    sandbox: 'local',
-    context: 'isolated',
-    limits: REFERENCE_LIMITS,
-  }),
+  ...newRecord('run-1', 1_700_000_000_000, 'find the tests', DEMO_SETTINGS),
   events: [{ t: 0, type: 'status', status: { kind: 'finished' } }],
 };
 

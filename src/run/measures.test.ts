@@ -4,8 +4,9 @@ import type { Trace } from '../models/replay';
 import { overheadChars } from './context';
 import { traceRecord } from './example';
 import { agentTotals, callsUpTo, modelCalls, runTotals, searched } from './measures';
-import { newRecord, REFERENCE_LIMITS, type RecordEvent, type RunSettings } from './record';
+import { newRecord, type RecordEvent, type RunSettings } from './record';
 import { coalesce, workersTimeline, type Segment } from './timeline';
+import { DEMO_SETTINGS } from '../../test/settings';
 
 const trace: Trace = JSON.parse(
   readFileSync(new URL('../../public/traces/s04.json', import.meta.url), 'utf8'),
@@ -35,14 +36,7 @@ describe('what the charts read from a record', () => {
   });
 
   it('estimates a demo call from the array it was sent, four characters a token', () => {
-    const settings: RunSettings = {
-      provider: 'demo',
-      model: 'demo',
-      sample: 'python',
-      sandbox: 'local',
-      context: 'isolated',
-      limits: REFERENCE_LIMITS,
-    };
+    const settings: RunSettings = DEMO_SETTINGS;
     const record = newRecord('r', 0, 'hi', settings);
     const prompt = { role: 'user' as const, content: 'x'.repeat(400) };
     const answer = { role: 'assistant' as const, content: [{ type: 'text' as const, text: 'y'.repeat(80) }] };
@@ -143,14 +137,7 @@ describe('what the charts read from a record', () => {
   });
 
   it('shows a task that waited for its turn as queued until its worker was created', () => {
-    const settings = {
-      provider: 'demo',
-      model: 'demo',
-      sample: 'python',
-      sandbox: 'local',
-      context: 'isolated',
-      limits: REFERENCE_LIMITS,
-    } as RunSettings;
+    const settings = DEMO_SETTINGS as RunSettings;
     const record = newRecord('r', 0, 'hi', settings);
     const spawn = (agent: string, t: number): RecordEvent => ({
       t,

@@ -1,16 +1,10 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { newRecord, REFERENCE_LIMITS, type RecordEvent, type RunSettings } from './record';
+import { newRecord, type RecordEvent, type RunSettings } from './record';
 import { INTERRUPTED, RunStore, StorageProblem } from './store';
+import { DEMO_SETTINGS } from '../../test/settings';
 
-const settings: RunSettings = {
-  provider: 'demo',
-  model: 'demo',
-  sample: 'python',
-  sandbox: 'local',
-  context: 'isolated',
-  limits: REFERENCE_LIMITS,
-};
+const settings: RunSettings = DEMO_SETTINGS;
 const figures = { parentTokens: 300, counted: false, calls: 3, subagents: 1 };
 
 let n = 0;

@@ -1,17 +1,11 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { newRecord, REFERENCE_LIMITS, type RunSettings } from '../run/record';
+import { newRecord, type RunSettings } from '../run/record';
 import { RunStore, StorageProblem } from '../run/store';
 import { History } from './history.svelte';
+import { DEMO_SETTINGS } from '../../test/settings';
 
-const settings: RunSettings = {
-  provider: 'demo',
-  model: 'demo',
-  sample: 'python',
-  sandbox: 'local',
-  context: 'isolated',
-  limits: REFERENCE_LIMITS,
-};
+const settings: RunSettings = DEMO_SETTINGS;
 const figures = { parentTokens: 300, counted: false, calls: 3, subagents: 1 };
 
 let n = 0;

@@ -5,11 +5,11 @@ import type { Trace } from '../models/replay';
 import { traceRecord } from '../run/example';
 import { momentsOf, Moments, type Moment } from '../run/moments';
 import type { RunEvent } from '../run/record';
-import { REFERENCE_LIMITS } from '../run/record';
 import { messageChars } from '../run/size';
 import { loadLanguage } from './i18n';
 import { locale } from './language.svelte';
 import { captionOf } from './presenter-caption';
+import { DEMO_SETTINGS } from '../../test/settings';
 
 const user = (content: string): Message => ({ role: 'user', content });
 const toolCall: Message = {
@@ -33,14 +33,7 @@ const EVENTS: RunEvent[] = [
   {
     type: 'run',
     prompt: 'p',
-    settings: {
-      provider: 'demo',
-      model: 'demo',
-      sample: 'python',
-      sandbox: 'local',
-      context: 'isolated',
-      limits: REFERENCE_LIMITS,
-    },
+    settings: DEMO_SETTINGS,
   },
   { type: 'status', status: { kind: 'running' } },
   { type: 'message', agent: 'parent', index: 0, message: user('p') },

@@ -3,9 +3,10 @@ import type { Message } from '../core/messages';
 import type { ModelRequest } from '../core/model';
 import { CHILD_TOOLS, PARENT_TOOLS, parentSystem, subagentSystem } from '../core/tools';
 import { DemoModel } from '../models/demo';
-import { REFERENCE_LIMITS, type RecordEvent, type RunEvent, type RunRecord } from '../run/record';
+import { type RecordEvent, type RunEvent, type RunRecord } from '../run/record';
 import { Presenter, type Stage } from './presenter.svelte';
 import type { Viewer } from './viewer.svelte';
+import { DEMO_SETTINGS } from '../../test/settings';
 
 const WORKDIR = '/home/user/project';
 const PROMPT = 'Use a subtask to find what testing framework this project uses';
@@ -27,14 +28,7 @@ function liveStage() {
     id: 'r',
     startedAt: 0,
     title: PROMPT,
-    settings: {
-      provider: 'demo',
-      model: 'demo',
-      sample: 'python',
-      sandbox: 'local',
-      context: 'isolated',
-      limits: REFERENCE_LIMITS,
-    },
+    settings: DEMO_SETTINGS,
     events: [],
   } as unknown as RunRecord;
   const viewer = {
