@@ -239,6 +239,23 @@ export async function runtimeDetails(page: Page): Promise<void> {
   if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
 }
 
+/** The step-through's slider. */
+export const stepSlider = (page: Page) => page.getByRole('slider', { name: 'Step' });
+
+/**
+ * The text of every message of every array on screen, region by region. Text content, not inner
+ * text: messages out of view skip rendering (content-visibility), and their inner text is empty.
+ */
+export async function arrays(page: Page): Promise<Record<string, string[]>> {
+  const regions = page.getByRole('region', { name: /^(Parent|Subagent \d+) messages$/ });
+  const out: Record<string, string[]> = {};
+  for (const region of await regions.all()) {
+    const name = (await region.getAttribute('aria-label'))!;
+    out[name] = await region.getByRole('listitem').allTextContents();
+  }
+  return out;
+}
+
 /** Clicks a sample prompt and waits for the run to finish. */
 export async function runSample(page: Page, prompt: string): Promise<void> {
   await page.getByRole('button', { name: prompt, exact: true }).click();

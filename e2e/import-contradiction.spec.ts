@@ -2,20 +2,8 @@
  * A record whose events contradict each other is refused on import with one sentence naming the
  * event (its number and type), in the screen's language, and what is on screen stays as it was.
  */
-import type { Page } from '@playwright/test';
 import { parallelRecord } from '../scripts/records.mjs';
-import { expect, importFile, open, test } from './fixtures';
-
-/** The text of every message of every array on screen, region by region. */
-async function arrays(page: Page): Promise<Record<string, string[]>> {
-  const regions = page.getByRole('region', { name: /^(Parent|Subagent \d+) messages$/ });
-  const out: Record<string, string[]> = {};
-  for (const region of await regions.all()) {
-    const name = (await region.getAttribute('aria-label'))!;
-    out[name] = await region.getByRole('listitem').allTextContents();
-  }
-  return out;
-}
+import { arrays, expect, importFile, open, test } from './fixtures';
 
 type Events = ReturnType<typeof parallelRecord>['events'];
 

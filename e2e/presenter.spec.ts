@@ -3,11 +3,20 @@
  * `Caption` tells each in one sentence, `Continue` (Space, →) goes on; a live demo run waits.
  */
 import type { Page } from '@playwright/test';
-import { expect, frames, open, openOnEndpoint, PROMPTS, runSample, status, test } from './fixtures';
+import {
+  expect,
+  frames,
+  open,
+  openOnEndpoint,
+  PROMPTS,
+  runSample,
+  status,
+  stepSlider,
+  test,
+} from './fixtures';
 
 const caption = (page: Page) => page.getByRole('region', { name: 'Caption' });
 const present = (page: Page) => page.getByRole('button', { name: 'Present' });
-const stepSlider = (page: Page) => page.getByRole('slider', { name: 'Step' });
 
 /** What the live record holds of one kind of event of one agent (the run's progress). */
 function recorded(page: Page, agent: string, type: string): Promise<number> {

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { parentCallsRecord } from '../scripts/records.mjs';
 import {
+  arrays,
   expect,
   frames,
   importFile,
@@ -13,25 +14,15 @@ import {
   PROMPTS,
   runSample,
   status,
+  stepSlider,
   subagentRegion,
   test,
 } from './fixtures';
-
-const stepSlider = (page: Page) => page.getByRole('slider', { name: 'Step' });
 
 /**
  * The text of every message of every array on screen, region by region. Text content, not inner
  * text: messages out of view skip rendering (content-visibility), and their inner text is empty.
  */
-async function arrays(page: Page): Promise<Record<string, string[]>> {
-  const regions = page.getByRole('region', { name: /^(Parent|Subagent \d+) messages$/ });
-  const out: Record<string, string[]> = {};
-  for (const region of await regions.all()) {
-    const name = (await region.getAttribute('aria-label'))!;
-    out[name] = await region.getByRole('listitem').allTextContents();
-  }
-  return out;
-}
 
 async function exportRun(page: Page): Promise<string> {
   const download = page.waitForEvent('download');

@@ -4,29 +4,18 @@
  */
 import type { Page } from '@playwright/test';
 import {
+  arrays,
   expect,
   open,
   parentList,
   PROMPTS,
   runSample,
   status,
+  stepSlider,
   subagentRegion,
   test,
   Watch,
 } from './fixtures';
-
-const stepSlider = (page: Page) => page.getByRole('slider', { name: 'Step' });
-
-/** The text of every message of every array on screen, region by region (as record.spec.ts reads them). */
-async function arrays(page: Page): Promise<Record<string, string[]>> {
-  const regions = page.getByRole('region', { name: /^(Parent|Subagent \d+) messages$/ });
-  const out: Record<string, string[]> = {};
-  for (const region of await regions.all()) {
-    const name = (await region.getAttribute('aria-label'))!;
-    out[name] = await region.getByRole('listitem').allTextContents();
-  }
-  return out;
-}
 
 /** Runs prompt 1 and steps back to where the subagent is at work; returns that step. */
 async function midRun(page: Page): Promise<number> {

@@ -7,9 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Page } from '@playwright/test';
 import { parentCallsRecord } from '../scripts/records.mjs';
-import { expect, importFile, open, parentList, status, test, Watch } from './fixtures';
+import { expect, importFile, open, parentList, status, stepSlider, test, Watch } from './fixtures';
 
 /** A run of 40 model calls whose outputs do not compress: its link would be far over 32 KB. */
 const big = JSON.stringify(parentCallsRecord(40, 3000)).replace(/x{99}/g, () =>
@@ -57,8 +56,6 @@ test.afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())
 test.beforeEach(() => {
   asked.length = 0;
 });
-
-const stepSlider = (page: Page) => page.getByRole('slider', { name: 'Step' });
 
 test('a run too big for a link is linked by its file, fetched from another origin with CORS', async ({
   page,

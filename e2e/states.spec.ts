@@ -4,9 +4,18 @@
  * (led by the run's own state), and `Live` is offered during a live run only.
  */
 import type { Page } from '@playwright/test';
-import { expect, open, parentList, PROMPTS, runSample, status, subagentRegion, test } from './fixtures';
+import {
+  expect,
+  open,
+  parentList,
+  PROMPTS,
+  runSample,
+  status,
+  stepSlider,
+  subagentRegion,
+  test,
+} from './fixtures';
 
-const stepSlider = (page: Page) => page.getByRole('slider', { name: 'Step' });
 const parentRegion = (page: Page) => page.getByRole('region', { name: 'Parent messages' });
 
 test('a replayed run: the parent waits for Subagent 1, which works from its first call, then is discarded', async ({
