@@ -18,6 +18,7 @@ import {
   status,
   test,
 } from './fixtures';
+import { liveWorkerTargets } from '../scripts/worker-targets.mjs';
 
 /** The mock endpoint on the offline sandbox, a key saved in Settings. */
 const openOnMock = (page: Page, scenario: string) =>
@@ -34,20 +35,6 @@ async function runPrompt(page: Page, prompt: string): Promise<void> {
  */
 async function liveWorkers(page: Page): Promise<string[]> {
   return (await liveWorkerTargets(page)).map((target) => target.title).sort();
-}
-
-/** The same, with DevTools' id of each worker (to tell one `python` worker from a later one). */
-async function liveWorkerTargets(page: Page): Promise<Array<{ title: string; id: string }>> {
-  const cdp = await page.context().browser()!.newBrowserCDPSession();
-  try {
-    const { targetInfos } = await cdp.send('Target.getTargets');
-    const origin = new URL(page.url()).origin;
-    return targetInfos
-      .filter((target) => target.type === 'worker' && target.url.startsWith(origin))
-      .map((target) => ({ title: target.title, id: target.targetId }));
-  } finally {
-    await cdp.detach();
-  }
 }
 
 const RUNAWAYS = [

@@ -55,6 +55,7 @@ import { viewerBench } from './viewer-bench.mjs';
 import { sessionBench } from './session-bench.mjs';
 import { modelCallBench } from './model-call-bench.mjs';
 import { fanoutBench } from './fanout-bench.mjs';
+import { liveWorkerTargets } from './worker-targets.mjs';
 
 const PORT = Number(process.env.BENCH_PORT ?? 41732);
 /** `records`: only the big record shapes; `fanout`: only the 340-subagent run; `session`: only the 50 MB session. */
@@ -644,20 +645,6 @@ if (ONLY === 'session') {
   // 6b. The record shapes that once opened in quadratic time, each in a page of its own.
   results.bigShapes = await bigShapes(browser);
 
-  /** The page's live dedicated workers as DevTools lists them (nested ones included). */
-  async function workerTargets(page) {
-    const cdp = await page.context().browser().newBrowserCDPSession();
-    try {
-      const { targetInfos } = await cdp.send('Target.getTargets');
-      const origin = new URL(page.url()).origin;
-      return targetInfos
-        .filter((target) => target.type === 'worker' && target.url.startsWith(origin))
-        .map((target) => ({ title: target.title, id: target.targetId }));
-    } finally {
-      await cdp.detach();
-    }
-  }
-
   console.log('bench: Stop under runaway commands');
   // 7. Stop under a runaway command, then the next run's first command (`echo ready`).
   const mock = await startMockApi({ port: 0 });
@@ -685,7 +672,7 @@ if (ONLY === 'session') {
         await stopPage.getByText('python3 (Pyodide) loaded in').waitFor({ timeout: 60_000 });
       await stopPage.waitForTimeout(500);
       const interpreters =
-        language === 'python3' ? (await workerTargets(stopPage)).filter((t) => t.title === 'python') : [];
+        language === 'python3' ? (await liveWorkerTargets(stopPage)).filter((t) => t.title === 'python') : [];
       const stopClicked = performance.now();
       const stop = await stopPage.evaluate(async () => {
         const button = [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Stop');
@@ -709,7 +696,8 @@ if (ONLY === 'session') {
       if (interpreters.length > 0) {
         // The interpreter's worker ends with the script (interrupted first, then terminated).
         const ids = new Set(interpreters.map((t) => t.id));
-        while ((await workerTargets(stopPage)).some((t) => ids.has(t.id))) await stopPage.waitForTimeout(20);
+        while ((await liveWorkerTargets(stopPage)).some((t) => ids.has(t.id)))
+          await stopPage.waitForTimeout(20);
         (figures.stopToInterpreterGoneMs ??= []).push(performance.now() - stopClicked);
       }
       const next = await stopPage.evaluate(async () => {
