@@ -3,6 +3,7 @@
  * test build (`vite build --mode test`, see App.svelte); a production build has none of it
  * (test/production-build.test.ts checks).
  */
+import { unpackRecord } from '../run/link';
 import { runTotals } from '../run/measures';
 import type { ContextMode, RecordOrigin, RunRecord } from '../run/record';
 import type { Playground } from './playground.svelte';
@@ -39,6 +40,8 @@ function shownHook(stage: Shown) {
     open: (record: RunRecord, origin: RecordOrigin) => viewer.open(record, origin),
     stepTo: (step: number) => viewer.stepTo(step),
     closeOpened: () => viewer.closeOpened(),
+    /** Unpacks a link's `#run=` as a page opened from it does (e2e/share-unpack.spec.ts). */
+    unpackLink: (packed: string) => unpackRecord(packed),
   };
 }
 
