@@ -2,6 +2,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
 import { earlySandbox } from './vite-plugins/early-sandbox.ts';
+import { embedEntry } from './vite-plugins/embed-entry.ts';
 import { firstScreen } from './vite-plugins/first-screen.ts';
 import { justBashSplit } from './vite-plugins/just-bash-split.ts';
 import { nodePrelude } from './vite-plugins/node-prelude.ts';
@@ -23,6 +24,13 @@ const integrity = precacheIntegrity();
  */
 const ascii = { charset: 'ascii' } as const;
 
+/** An embedded run's script (`embed=1`), built apart from the app's: see vite-plugins/embed-entry.ts. */
+const embed = embedEntry({
+  input: 'src/embed.ts',
+  plugins: () => [svelte({ compilerOptions: { css: 'injected' } })],
+  output: ascii,
+});
+
 /**
  * Where the app is served from: `/` by default, `BASE_PATH=/<repo>/` for a sub-path such as
  * GitHub Pages' `https://<user>.github.io/<repo>/`. Absolute, because the workers, Pyodide and
@@ -42,7 +50,8 @@ export default defineConfig({
     svelte(),
     justBashSplit(),
     nodePrelude(),
-    earlySandbox(),
+    embed,
+    earlySandbox(embed.files),
     firstScreen(),
     pyodideAssets(isolation),
     staticAssets(isolation),

@@ -12,6 +12,9 @@ export declare function firstVisitFiles(
   base?: string,
 ): { firstPaint: string[]; sandboxReady: string[] };
 
+/** The files an embedded run (`embed=1`) transfers before its first paint. */
+export declare function embedFirstPaintFiles(dir: string, base?: string): string[];
+
 /** The bytes of `paths` inside `dir`, each file compressed on its own: raw, gzip 9, brotli 9. */
 export declare function transferSizes(
   dir: string,

@@ -78,6 +78,31 @@ export function firstVisitFiles(dir, base = '/') {
 }
 
 /**
+ * The files an embedded run (`embed=1`) transfers before its first paint, as paths inside `dir`:
+ * index.html, what its tags fetch whatever the address (modulepreloads, stylesheets), and the
+ * embed's own script with its static imports, which the page's first script loads instead of the
+ * app's (`var E={...}`: vite-plugins/early-sandbox.ts, embed-entry.ts). Throws when the page loads
+ * no embed's script.
+ */
+export function embedFirstPaintFiles(dir, base = '/') {
+  const html = readFileSync(join(dir, 'index.html'), 'utf8');
+  const embed = inlineScripts(html)
+    .map((code) => code.match(/var E=(\{[^}]*\})/)?.[1])
+    .find((json) => json !== undefined);
+  if (!embed)
+    throw new Error(`${dir}/index.html loads no embed's script (see vite-plugins/early-sandbox.ts)`);
+  const { script } = JSON.parse(embed);
+  if (!script.startsWith(base)) throw new Error(`the embed's script ${script} is not under ${base}`);
+  const preloads = urls(html, /<link rel="modulepreload"[^>]*>/g, 'href', base);
+  const tagged = [
+    ...staticClosure(dir, preloads),
+    ...urls(html, /<link rel="stylesheet"[^>]*>/g, 'href', base),
+  ];
+  const own = staticClosure(dir, [script.slice(base.length)]).filter((path) => !tagged.includes(path));
+  return ['index.html', ...tagged, ...own];
+}
+
+/**
  * The bytes of `paths` inside `dir`, each file compressed on its own as a static host sends it:
  * raw, gzip (level 9) and brotli (quality 9, as the build's own `.br` copies: vite-plugins/static-assets.ts;
  * quality 11 saves 7-8% more and takes ten times as long).

@@ -6,8 +6,10 @@
  * embed's first paint at 640x360 on a slow network (1.6 Mbps down, 150 ms latency), cold each
  * time, with the moment its run is on screen. Medians of RUNS fresh browser contexts each.
  *
- * Usage: node scripts/share-bench.mjs http://127.0.0.1:41731   (a test build: it reads window.__s04)
+ * Usage: node scripts/share-bench.mjs http://127.0.0.1:41731 [<another build's URL>] [runs=5]
+ * (test builds: it reads window.__s04). With two builds, their pages are opened in turn (an A/B).
  */
+import { loadavg } from 'node:os';
 import { chromium } from 'playwright';
 import { chromiumLaunchOptions } from './built-app.mjs';
 
@@ -88,49 +90,71 @@ async function importTime(browser, appURL, file) {
   return took;
 }
 
-export async function shareFigures(browser, appURL) {
-  const { link, step, file } = await promptOneLink(browser, appURL);
-  const opens = [];
-  const imports = [];
-  const embeds = [];
-  for (let i = 0; i < RUNS; i++) {
-    opens.push(await openAt(browser, link, step));
-    imports.push(await importTime(browser, appURL, file));
-    embeds.push(
-      await openAt(browser, link.replace('/?', '/?embed=1&'), step, {
-        viewport: { width: 640, height: 360 },
-        network: SLOW,
-      }),
-    );
+/**
+ * The figures of each build in `appURLs` (one, or two to compare): the builds' pages are opened
+ * in turn, so that the machine's drift falls on each alike.
+ */
+export async function shareFigures(browser, appURLs, runs = RUNS) {
+  const builds = [];
+  for (const appURL of appURLs) builds.push({ appURL, ...(await promptOneLink(browser, appURL)) });
+  const seen = builds.map(() => ({ opens: [], imports: [], embeds: [] }));
+  for (let i = 0; i < runs; i++) {
+    for (const [b, { appURL, link, step, file }] of builds.entries()) {
+      seen[b].opens.push(await openAt(browser, link, step));
+      seen[b].imports.push(await importTime(browser, appURL, file));
+      seen[b].embeds.push(
+        await openAt(browser, link.replace('/?', '/?embed=1&'), step, {
+          viewport: { width: 640, height: 360 },
+          network: SLOW,
+        }),
+      );
+    }
   }
-  if (!opens.every((o) => o.atStep) || !embeds.every((o) => o.atStep)) throw new Error('not at the step');
-  return {
-    linkChars: link.length,
-    fileBytes: file.length,
-    step,
-    linkOpen: median(opens.map((o) => o.open)),
-    importOpen: median(imports),
-    embedFirstPaint: median(embeds.map((o) => o.firstPaint)),
-    embedShown: median(embeds.map((o) => o.shown)),
-    embedBytes: median(embeds.map((o) => o.bytes)),
-  };
+  return builds.map(({ appURL, link, step, file }, b) => {
+    const { opens, imports, embeds } = seen[b];
+    if (!opens.every((o) => o.atStep) || !embeds.every((o) => o.atStep)) throw new Error('not at the step');
+    return {
+      appURL,
+      linkChars: link.length,
+      fileBytes: file.length,
+      step,
+      linkOpen: median(opens.map((o) => o.open)),
+      importOpen: median(imports),
+      embedFirstPaint: median(embeds.map((o) => o.firstPaint)),
+      embedShown: median(embeds.map((o) => o.shown)),
+      embedBytes: median(embeds.map((o) => o.bytes)),
+    };
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const appURL = process.argv[2];
-  if (!appURL) throw new Error('Usage: node scripts/share-bench.mjs <app URL>');
+  const appURLs = process.argv.slice(2).filter((arg) => /^https?:/.test(arg));
+  const runs = Number(process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? RUNS);
+  if (!appURLs.length || appURLs.length > 2)
+    throw new Error("Usage: node scripts/share-bench.mjs <app URL> [<another build's URL>] [runs]");
   const browser = await chromium.launch(await chromiumLaunchOptions(['--no-sandbox', '--disable-gpu']));
   try {
-    const f = await shareFigures(browser, appURL);
-    console.log(
-      `prompt-1 run: file ${(f.fileBytes / 1024).toFixed(1)} KB, link ${(f.linkChars / 1024).toFixed(1)} KB (step ${f.step})`,
-    );
-    console.log(
-      `open at the step: link ${ms(f.linkOpen)}, import of the same file ${ms(f.importOpen)} (medians of ${RUNS})`,
-    );
-    console.log(
-      `embed at 640x360, 1.6 Mbps / 150 ms, cold: first paint ${ms(f.embedFirstPaint)}, run at its step ${ms(f.embedShown)}, ${(f.embedBytes / 1024).toFixed(0)} KB transferred`,
-    );
+    const [load] = loadavg();
+    const all = await shareFigures(browser, appURLs, runs);
+    for (const f of all) {
+      console.log(`${f.appURL} (medians of ${runs}; load average ${load.toFixed(1)} at the start):`);
+      console.log(
+        `  prompt-1 run: file ${(f.fileBytes / 1024).toFixed(1)} KB, link ${(f.linkChars / 1024).toFixed(1)} KB (step ${f.step})`,
+      );
+      console.log(
+        `  open at the step: link ${ms(f.linkOpen)}, import of the same file ${ms(f.importOpen)} (link/import ${(f.linkOpen / f.importOpen).toFixed(2)})`,
+      );
+      console.log(
+        `  embed at 640x360, 1.6 Mbps / 150 ms, cold: first paint ${ms(f.embedFirstPaint)}, run at its step ${ms(f.embedShown)}, ${(f.embedBytes / 1024).toFixed(0)} KB transferred`,
+      );
+    }
+    if (all.length === 2) {
+      const ratio = (key) => (all[1][key] / all[0][key]).toFixed(2);
+      console.log(
+        `second/first: link open ${ratio('linkOpen')}, import ${ratio('importOpen')}, embed first paint ${ratio('embedFirstPaint')}, embed at its step ${ratio('embedShown')}, bytes ${ratio('embedBytes')}`,
+      );
+    }
+    console.log(`load average at the end: ${loadavg()[0].toFixed(1)}`);
   } finally {
     await browser.close();
   }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstVisitFiles, transferSizes } from '../scripts/first-visit.mjs';
+import { embedFirstPaintFiles, firstVisitFiles, transferSizes } from '../scripts/first-visit.mjs';
 
 /*
  * Checks over one production build, made here in a temporary folder as `npm run build` makes it
@@ -27,6 +27,15 @@ const FIRST_PAINT_BROTLI_BYTES = 126_700;
 const SANDBOX_READY_GZIP_BYTES = 343_200;
 /** The same, brotli 9. */
 const SANDBOX_READY_BROTLI_BYTES = 310_600;
+/**
+ * An embedded run's first paint (`embed=1`): index.html, what its tags fetch whatever the address
+ * (the page's stylesheet), and the embed's own script, which holds none of the sandbox, the agents
+ * and the settings (src/embed.ts, vite-plugins/embed-entry.ts): gzip 9. Set at 3% over its size,
+ * like the app's: 25% under the app's first paint, which it loaded before its script was its own.
+ */
+const EMBED_FIRST_PAINT_GZIP_BYTES = 100_200;
+/** The same, brotli 9. */
+const EMBED_FIRST_PAINT_BROTLI_BYTES = 94_100;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -90,6 +99,30 @@ describe('a production build', () => {
     expect(sandboxReady.gzip).toBeLessThanOrEqual(SANDBOX_READY_GZIP_BYTES);
     expect(sandboxReady.brotli).toBeLessThanOrEqual(SANDBOX_READY_BROTLI_BYTES);
   }, 60_000);
+
+  it("an embedded run transfers its own script and no more bytes than its budget before its first paint, the app's none", () => {
+    const app = firstVisitFiles(dir);
+    const embed = embedFirstPaintFiles(dir);
+    const appScript = app.firstPaint.find((path) => /^assets\/index-[\w-]+\.js$/.test(path));
+    expect(appScript).toBeDefined();
+    expect(embed).not.toContain(appScript);
+    expect(embed.filter((path) => /^assets\/embed-[\w-]+\.js$/.test(path))).toHaveLength(1);
+    // Nothing of the sandbox's nor the agents' reaches it: no worker of theirs is even named.
+    const scripts = embed.filter((path) => path.endsWith('.js'));
+    for (const path of scripts) {
+      const text = readFileSync(join(dir, path), 'utf8');
+      expect(text, path).not.toMatch(/sandbox-[\w-]+\.js|parent-[\w-]+\.js|subagent-[\w-]+\.js/);
+    }
+    const sizes = transferSizes(dir, embed);
+    const appSizes = transferSizes(dir, app.firstPaint);
+    console.log(
+      `An embedded run's first paint: ${sizes.files} files, ${sizes.bytes} raw, ${sizes.gzip} gzip ` +
+        `(budget ${EMBED_FIRST_PAINT_GZIP_BYTES}), ${sizes.brotli} brotli (budget ${EMBED_FIRST_PAINT_BROTLI_BYTES}); ` +
+        `the app's ${appSizes.brotli} brotli\n  files: ${embed.join(', ')}`,
+    );
+    expect(sizes.gzip).toBeLessThanOrEqual(EMBED_FIRST_PAINT_GZIP_BYTES);
+    expect(sizes.brotli).toBeLessThanOrEqual(EMBED_FIRST_PAINT_BROTLI_BYTES);
+  });
 
   /** The build's scripts, by path under the build folder. */
   function scripts(): Array<{ path: string; text: string }> {
@@ -220,6 +253,46 @@ describe('the files of a first visit, the page script added by the first script'
           'assets/sandbox-a1.js',
         ],
       });
+    } finally {
+      rmSync(fake, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the files of an embedded run's first paint", () => {
+  it("are the page's tags and the embed's own script with its static imports, not the app's script", () => {
+    const fake = fakeBuild({
+      'index.html':
+        `<script>(function(){var g=function(){var s=document.createElement('script');s.src="/repo/assets/index-b2.js"};` +
+        `var e=function(){var E={"script":"/repo/assets/embed-e1.js"};s.src=E.script};` +
+        `const w=new Worker("/repo/assets/sandbox-a1.js",{type:'module',name:'sandbox'})})()</script>` +
+        `<link rel="modulepreload" crossorigin href="/repo/assets/preloaded-c3.js">` +
+        `<link rel="stylesheet" crossorigin href="/repo/assets/index-d4.css">`,
+      'assets/index-b2.js': 'import"./shared-e5.js"',
+      'assets/embed-e1.js': 'import"./shared-e5.js";import"./preloaded-c3.js";import("./later-g7.js")',
+      'assets/shared-e5.js': '',
+      'assets/preloaded-c3.js': '',
+      'assets/later-g7.js': '',
+      'assets/index-d4.css': 'body{}',
+      'assets/sandbox-a1.js': '',
+    });
+    try {
+      expect(embedFirstPaintFiles(fake, '/repo/')).toEqual([
+        'index.html',
+        'assets/preloaded-c3.js',
+        'assets/index-d4.css',
+        'assets/embed-e1.js',
+        'assets/shared-e5.js',
+      ]);
+    } finally {
+      rmSync(fake, { recursive: true, force: true });
+    }
+  });
+
+  it("cannot come out as the app's: a page that loads no embed's script is an error", () => {
+    const fake = fakeBuild({ 'index.html': PAGE('/') });
+    try {
+      expect(() => embedFirstPaintFiles(fake)).toThrow("loads no embed's script");
     } finally {
       rmSync(fake, { recursive: true, force: true });
     }

@@ -1,4 +1,5 @@
 import type { Plugin, ResolvedConfig } from 'vite';
+import type { EmbedFiles } from './embed-entry.ts';
 import { EARLY_BOOT_MESSAGE } from '../src/workers/sandbox/protocol.ts';
 
 /** The page's script waits for the sandbox's this long at most (a browser that reports no worker script). */
@@ -24,9 +25,10 @@ const SANDBOX_FIRST_AT_MOST_MS = 1500;
  * that could not be fetched (the network dropped) fires its `error` before the app can listen: the
  * worker keeps a note of it (`s04NotLoaded`), so the app says so and offers a retry instead of
  * waiting for a worker that will never answer. An embedded run (`embed=1`) needs no sandbox: none
- * is started, and the page's script is fetched at once.
+ * is started, and the embed's own script (`embed`, vite-plugins/embed-entry.ts) is fetched at once
+ * instead of the page's.
  */
-export function earlySandbox(): Plugin {
+export function earlySandbox(embed: () => EmbedFiles): Plugin {
   let config: ResolvedConfig;
   return {
     name: 's04:early-sandbox',
@@ -46,11 +48,16 @@ export function earlySandbox(): Plugin {
         const go =
           `var g=function(){if(g.d)return;g.d=1;var s=document.createElement('script');` +
           `s.type='module';s.crossOrigin='';s.src=${JSON.stringify(module[1])};document.head.appendChild(s)};`;
+        // The embed's script, as `var E={...}` (scripts/first-visit.mjs reads it there).
+        const embedded =
+          `var e=function(){var E=${JSON.stringify(embed())};var s=document.createElement('script');` +
+          `s.type='module';s.crossOrigin='';s.src=E.script;document.head.appendChild(s)};`;
         const script =
           '(function(){' +
           go +
+          embedded +
           `var q=new URLSearchParams(location.search);` +
-          `if(q.get('sandbox')!=='webcontainer'&&q.get('embed')!=='1'){` +
+          `if(q.get('embed')==='1')e();else if(q.get('sandbox')!=='webcontainer'){` +
           `const w=self.__s04EarlySandbox=new Worker(${JSON.stringify(`${base}${file}`)},{type:'module',name:'sandbox'});` +
           `w.addEventListener('error',function(e){e instanceof ErrorEvent||(w.s04NotLoaded=1);g()});` +
           `w.postMessage({type:${JSON.stringify(EARLY_BOOT_MESSAGE)},search:location.search});` +

@@ -19,8 +19,7 @@ const PROBLEMS = new Set<unknown>([
   'severalSessions',
 ]);
 
-/** The largest session opened, all its files together. */
-export const MAX_SESSION_BYTES = 200 * 1024 * 1024;
+export { MAX_SESSION_BYTES } from '../run/claude-code';
 
 export interface ReadSession {
   record: RunRecord;

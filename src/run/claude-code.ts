@@ -83,6 +83,9 @@ interface Transcript {
   meta: Json | null;
 }
 
+/** The largest session opened, all its files together. */
+export const MAX_SESSION_BYTES = 200 * 1024 * 1024;
+
 /** Whether a file name is a Claude Code transcript (what the import sends here rather than the run reader). */
 export function isSessionFile(name: string): boolean {
   return /\.jsonl$/i.test(name) || /\.meta\.json$/i.test(name);

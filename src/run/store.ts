@@ -13,6 +13,9 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { RecordEvent, RunRecord, RunSettings, RunStatus } from './record';
 import { later } from './later';
+import { StorageProblem } from './storage-problem';
+
+export { StorageProblem, type StorageProblemCode } from './storage-problem';
 
 /** What History lists of a run. */
 export interface RunSummary {
@@ -57,29 +60,6 @@ export const INTERRUPTED = {
  * Why History cannot keep or give back runs, in English; the screen says it in its own language
  * from the code and parameters (the `storage.*` keys of src/ui/locales).
  */
-const STORAGE_PROBLEMS = {
-  full: () => 'History is full: this run is not being kept. Delete older runs in History to make room.',
-  blocked: (p: { detail: string }) =>
-    `History is off: this browser does not let the page keep data here (${p.detail}).`,
-  noIndexedDb: () => 'History is off: this browser has no IndexedDB here (a private window?).',
-  gone: () => 'This run is no longer in History.',
-};
-
-export type StorageProblemCode = keyof typeof STORAGE_PROBLEMS;
-
-/** Why History cannot keep runs: `code` and `params` for the screen, `message` in English. */
-export class StorageProblem extends Error {
-  override name = 'StorageProblem';
-  readonly code: StorageProblemCode;
-  readonly params: { detail?: string };
-
-  constructor(code: StorageProblemCode, params: { detail?: string } = {}) {
-    super(STORAGE_PROBLEMS[code]({ detail: params.detail ?? '' }));
-    this.code = code;
-    this.params = params;
-  }
-}
-
 function problemOf(error: unknown): StorageProblem {
   const name = error instanceof Error || error instanceof DOMException ? error.name : '';
   if (name === 'QuotaExceededError') return new StorageProblem('full');

@@ -47,13 +47,13 @@ export class Recorder {
   /** The live record's steps (to show any step of it). */
   replay: Replay | undefined;
 
-  readonly #history: History;
+  readonly #history: Pick<History, 'keep'>;
   #run: LiveRun | null = null;
   #writer: ReturnType<History['keep']> | undefined;
   #holds = 0;
   #held = false;
 
-  constructor(history: History) {
+  constructor(history: Pick<History, 'keep'>) {
     this.#history = history;
   }
 

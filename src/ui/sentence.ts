@@ -7,7 +7,7 @@
  */
 import { RecordError } from '../run/check';
 import { LinkError } from '../run/link';
-import { StorageProblem } from '../run/store';
+import { StorageProblem } from '../run/storage-problem';
 import type { SettingsProblem } from '../settings/model-settings';
 import { isChunkFailure } from './chunk-failures.svelte';
 import { t } from './i18n';

@@ -3,14 +3,23 @@
  * test build (`vite build --mode test`, see App.svelte); a production build has none of it
  * (test/production-build.test.ts checks).
  */
+import { unpackRecord } from '../run/link';
 import { runTotals } from '../run/measures';
 import type { ContextMode, RecordOrigin, RunRecord } from '../run/record';
 import type { Playground } from './playground.svelte';
+import type { Sentence } from './sentence';
+import type { Viewer } from './viewer.svelte';
 
-/** `window.__s04`: the paths the specs and scripts/bench.mjs use. */
-export function exposeForTests(playground: Playground): void {
-  const { viewer, conversation, sandbox } = playground;
-  const hook = {
+/** What a hook reads of the run on screen: the Playground's, or an embed's (EmbedStage). */
+interface Shown {
+  readonly viewer: Viewer;
+  readonly notice: Sentence | null;
+}
+
+/** The paths of `window.__s04` about the run on screen. */
+function shownHook(stage: Shown) {
+  const { viewer } = stage;
+  return {
     get record() {
       return viewer.record;
     },
@@ -24,8 +33,27 @@ export function exposeForTests(playground: Playground): void {
       return viewer.opened;
     },
     get notice() {
-      return playground.notice;
+      return stage.notice;
     },
+    exportRun: () => viewer.exportRun(),
+    importFile: (file: File) => viewer.importFile(file),
+    open: (record: RunRecord, origin: RecordOrigin) => viewer.open(record, origin),
+    stepTo: (step: number) => viewer.stepTo(step),
+    closeOpened: () => viewer.closeOpened(),
+    /** Unpacks a link's `#run=` as a page opened from it does (e2e/share-unpack.spec.ts). */
+    unpackLink: (packed: string) => unpackRecord(packed),
+  };
+}
+
+/** `window.__s04` of an embedded run: the run on screen only. */
+export function exposeStageForTests(stage: Shown): void {
+  (window as unknown as { __s04: unknown }).__s04 = shownHook(stage);
+}
+
+/** `window.__s04`: the paths the specs and scripts/bench.mjs use. */
+export function exposeForTests(playground: Playground): void {
+  const { conversation, sandbox } = playground;
+  const more = {
     get comparison() {
       return playground.comparison;
     },
@@ -40,12 +68,7 @@ export function exposeForTests(playground: Playground): void {
     get liveWorkers() {
       return conversation.workers;
     },
-    exportRun: () => viewer.exportRun(),
     readFile: (path: string) => sandbox.readFile(path),
-    importFile: (file: File) => viewer.importFile(file),
-    open: (record: RunRecord, origin: RecordOrigin) => viewer.open(record, origin),
-    stepTo: (step: number) => viewer.stepTo(step),
-    closeOpened: () => viewer.closeOpened(),
     /** Shows these runs as a finished comparison (the bench draws the chart with every mode over a big run). */
     showComparison: (runs: Array<{ mode: ContextMode; record: RunRecord }>) => {
       playground.comparison.modes = runs.map((run) => run.mode);
@@ -56,5 +79,7 @@ export function exposeForTests(playground: Playground): void {
       }));
     },
   };
+  // The getters stay getters (a spread would read them once).
+  const hook = Object.defineProperties(shownHook(playground), Object.getOwnPropertyDescriptors(more));
   (window as unknown as { __s04: typeof hook }).__s04 = hook;
 }

@@ -3,9 +3,8 @@
  * opened from History, a file or the example (read-only); stepping, playback, import and export.
  */
 import type { AgentId } from '../core/messages';
-import { readSession, MAX_SESSION_BYTES } from '../page/session-reader';
 import { MAX_RECORD_BYTES, parseRecord } from '../run/check';
-import { isSessionFile, SessionError, type SessionProblem } from '../run/claude-code';
+import { isSessionFile, MAX_SESSION_BYTES, SessionError, type SessionProblem } from '../run/claude-code';
 import { agentTotals, modelCalls } from '../run/measures';
 import type { RecordEvent, RecordOrigin, RunRecord, RunStatus } from '../run/record';
 import type { RunView } from '../run/view';
@@ -188,6 +187,8 @@ export class Viewer {
     const start = performance.now();
     this.reading = 0;
     try {
+      // The reader and its worker load with the first session opened (an embed never opens one).
+      const { readSession } = await import('../page/session-reader');
       const { record, problems } = await readSession(
         session.map((p) => ({ path: p.path, file: p.file })),
         (share) => (this.reading = share),

@@ -1,0 +1,38 @@
+/**
+ * A link's run is unpacked in the task that asks for it (src/run/link.ts): a page opened from a link
+ * is booting, with tasks of its own queued, and unpacking through a Blob's stream waited behind all
+ * of them. Chromium's own streams are what this is about, so it is checked here, not in Node.
+ */
+import { deflateRawSync } from 'node:zlib';
+import { parallelRecord } from '../scripts/records.mjs';
+import { expect, test } from './fixtures';
+
+test('a link’s run unpacks without waiting for a task, however busy the page is', async ({ page }) => {
+  const record = parallelRecord(2);
+  const packed = deflateRawSync(Buffer.from(JSON.stringify(record))).toString('base64url');
+  await page.goto('/?embed=1');
+  await page.waitForFunction(() => 'unpackLink' in ((window as { __s04?: object }).__s04 ?? {}));
+
+  const result = await page.evaluate(async (packed) => {
+    const hook = (window as unknown as { __s04: { unpackLink(p: string): Promise<{ title: string }> } })
+      .__s04;
+    let taskRan = false;
+    // A task queued first, and a busy one: what a booting page has ahead of the link.
+    setTimeout(() => (taskRan = true), 0);
+    setTimeout(() => {
+      const end = performance.now() + 50;
+      while (performance.now() < end);
+    }, 0);
+    let title: string | null = null;
+    let failed: unknown = null;
+    hook.unpackLink(packed).then(
+      (record) => (title = record.title),
+      (error: unknown) => (failed = String(error)),
+    );
+    // Microtasks only: a step that needs a task of its own cannot finish in these.
+    for (let i = 0; i < 10_000 && title === null && failed === null; i++) await Promise.resolve();
+    return { title, failed, taskRan };
+  }, packed);
+
+  expect(result).toEqual({ title: record.title, failed: null, taskRan: false });
+});
