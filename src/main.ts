@@ -1,4 +1,5 @@
 import { settings, startAgentsAfterFirstScreen } from './boot';
+import { agentScriptFetched } from './page/agent-workers';
 import { mount } from 'svelte';
 import { chooseLanguage } from './settings/language';
 import App from './ui/App.svelte';
@@ -33,7 +34,8 @@ setTimeout(
       startAgentsAfterFirstScreen();
       // The Markdown renderer too: a first run clicked at once then finds it loaded (in an A/B
       // over 18 fresh pages each, 40 ms sooner than loading it once the sandbox was taken over).
-      void loadMarkdown();
+      // After the agents' script, which the first run needs more (on a fast network, at once).
+      void agentScriptFetched().then(loadMarkdown);
     }),
   0,
 );
