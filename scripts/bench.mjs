@@ -33,7 +33,7 @@
  *     longest step through it once open
  *
  * Usage: npm run bench   (this tree against the last release: scripts/release-bench.mjs)
- *        npm run bench -- release [ref] [pages]   (the same against another commit)
+ *        npm run bench -- release [ref] [pages] [networks]   (the same against another commit; networks: fast,slow)
  *        npm run bench -- figures   (all of the above: builds, serves on 127.0.0.1:41732, runs, stops the server)
  *        npm run bench -- records   (the record shapes alone)
  *        npm run bench -- session   (the 50 MB Claude Code session alone)
@@ -62,7 +62,7 @@ const PORT = Number(process.env.BENCH_PORT ?? 41732);
 const PART = process.argv[2] ?? 'release';
 // By default this tree against the last release, in one run (budgets as ratios): a few minutes.
 if (PART === 'release') {
-  await releaseBench(process.argv[3] || undefined, Number(process.argv[4] ?? 5));
+  await releaseBench(process.argv[3] || undefined, Number(process.argv[4] ?? 5), process.argv[5]?.split(','));
   process.exit();
 }
 /** `figures`: every figure of this tree alone (null); `records`, `fanout`, `session`: that part alone. */

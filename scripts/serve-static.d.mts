@@ -3,6 +3,9 @@
 /** The headers `--isolation` sends (those of public/_headers). */
 export declare const ISOLATION_HEADERS: Record<string, string>;
 
+/** The Cache-Control of `assets/` on the hosts (public/_headers, vercel.json). */
+export declare const ASSETS_CACHE_CONTROL: string;
+
 export interface StaticServer {
   /** Where the served folder is: the base path included, with a trailing slash. */
   url: string;
@@ -18,4 +21,7 @@ export declare function serveStatic(options: {
   port?: number;
   base?: string;
   isolation?: boolean;
+  brotli?: boolean;
+  /** `assets/` sent with ASSETS_CACHE_CONTROL, as the hosts' headers say. */
+  cacheAssets?: boolean;
 }): Promise<StaticServer>;

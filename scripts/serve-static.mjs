@@ -17,18 +17,32 @@ export const ISOLATION_HEADERS = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
+/** What public/_headers and vercel.json send for `assets/`, whose names carry a hash of their content. */
+export const ASSETS_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
 /**
  * Serves `dir` under `base` (`/s04/`: files at /s04/..., anything else 404) on 127.0.0.1:`port`
- * (0: any free port), with the `.br` copies beside the files when `brotli`. `serve(otherDir)` swaps the files served from then on, as a new deploy does;
+ * (0: any free port), with the `.br` copies beside the files when `brotli`, and `assets/` kept by
+ * the browser as those hosts say when `cacheAssets` (else every reuse asks the server again, one
+ * round trip). `serve(otherDir)` swaps the files served from then on, as a new deploy does;
  * `close()` stops the server and cuts its open connections, as going offline does.
  */
-export async function serveStatic({ dir, port = 0, base = '/', isolation = false, brotli = false }) {
+export async function serveStatic({
+  dir,
+  port = 0,
+  base = '/',
+  isolation = false,
+  brotli = false,
+  cacheAssets = false,
+}) {
   const options = (root) =>
     sirv(resolve(root), {
       dev: true, // read from disk on every request: the folder may be swapped or changed
       etag: true,
       brotli, // `name.br` beside a file, sent to a browser that accepts it (see precompress in release-bench.mjs)
-      setHeaders: (response) => {
+      setHeaders: (response, pathname) => {
+        if (cacheAssets && pathname.startsWith('/assets/'))
+          response.setHeader('Cache-Control', ASSETS_CACHE_CONTROL);
         if (isolation)
           for (const [name, value] of Object.entries(ISOLATION_HEADERS)) response.setHeader(name, value);
       },

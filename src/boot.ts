@@ -3,7 +3,7 @@
  * sandbox's worker right away (the built page's first script may have started it already), so
  * the sandbox is ready by the time the screen is.
  */
-import { startAgentWorkersEarly } from './page/agent-workers';
+import { agentScriptFetched, prefetchAgentScript, startAgentWorkersEarly } from './page/agent-workers';
 import { LocalSandboxHost } from './page/local-sandbox';
 import { readUrlSettings } from './settings/url-settings';
 
@@ -15,10 +15,16 @@ export const settings = readUrlSettings(location.search);
 const offline = settings.sandbox !== 'webcontainer' && !settings.embed;
 if (offline) LocalSandboxHost.startEarly(settings.sample);
 
+// The agents' script downloads while the screen is built (on a slow network, most of what a first
+// run clicked at once waited for); it runs once the first screen is drawn.
+if (offline) void prefetchAgentScript();
+
 /**
- * The agents' workers, once the first screen is drawn: their scripts compile while the sandbox is
- * taken over, not after a first click. Any earlier, on two cores, they delay the first paint.
+ * The agents' workers, once the first screen is drawn and their script is in: it compiles while
+ * the sandbox is taken over, not after a first click. Any earlier, on two cores, they delay the
+ * first screen; started while the script was still downloading, a worker fetched it a second time.
  */
 export function startAgentsAfterFirstScreen(): void {
-  if (offline) startAgentWorkersEarly({ spare: settings.context !== 'none' });
+  if (offline)
+    void agentScriptFetched().then(() => startAgentWorkersEarly({ spare: settings.context !== 'none' }));
 }

@@ -10,8 +10,15 @@ import { loadLanguage } from './ui/i18n';
 import { loadMarkdown } from './ui/markdown.svelte';
 import { storedLanguage } from './ui/language.svelte';
 
-/** Mounts `screen` in #app one task later, in the learner's language; then calls `mounted`. */
-export function mountScreen(screen: Component, mounted: () => void = () => {}): void {
+/**
+ * Mounts `screen` in #app one task later, in the learner's language; then calls `mounted`, and
+ * loads the Markdown renderer once `markdownAfter` has settled.
+ */
+export function mountScreen(
+  screen: Component,
+  mounted: () => void = () => {},
+  markdownAfter: () => Promise<unknown> = () => Promise.resolve(),
+): void {
   // Before any part of the page is loaded on demand: one that cannot be is said, and the reload offered.
   watchChunkFailures(window);
 
@@ -34,7 +41,7 @@ export function mountScreen(screen: Component, mounted: () => void = () => {}): 
         mounted();
         // The Markdown renderer too: a first run clicked at once then finds it loaded (in an A/B
         // over 18 fresh pages each, 40 ms sooner than loading it once the sandbox was taken over).
-        void loadMarkdown();
+        void markdownAfter().then(loadMarkdown, loadMarkdown);
       }),
     0,
   );

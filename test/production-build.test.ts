@@ -137,7 +137,8 @@ describe('a production build', () => {
   it('holds the app and its workers, and no test hook', () => {
     const all = scripts();
     expect(all.some((s) => /^assets\/index-[\w-]+\.js$/.test(s.path))).toBe(true);
-    expect(all.some((s) => /^assets\/subagent[-.][\w-]*\.js$/.test(s.path))).toBe(true);
+    // The agents' one worker script (the parent and every subagent: src/workers/agent/agent.ts).
+    expect(all.some((s) => /^assets\/agent[-.][\w-]*\.js$/.test(s.path))).toBe(true);
     // (__s04EarlySandbox is the early sandbox's handoff at boot, not a hook for tests.)
     for (const hook of [/__s04(?!EarlySandbox)/, /spareWorker/, /liveWorkers/, /exposeForTests/]) {
       expect(

@@ -11,6 +11,7 @@ import type { RunStatus } from '../run/record';
 import { later } from '../run/later';
 import { LANGUAGES } from '../settings/language';
 import type { UrlSettings } from '../settings/url-settings';
+import { startWhenQuiet } from '../page/service-worker.svelte';
 import { ScriptNotLoaded } from '../page/worker-failure';
 import { saveData } from './connection';
 import { loadLanguage, t } from './i18n';
@@ -19,6 +20,11 @@ import { loadLanguage, t } from './i18n';
 const PRELOAD_AFTER_MS = 2500;
 /** ...in the first idle moment, or after this much more at the latest. */
 const PRELOAD_IDLE_MS = 3000;
+/**
+ * What the page fetches ahead for later (the other languages, the dialogs' code) starts this long
+ * after the sandbox is ready at the earliest, and never while a run is under way (`whenQuiet`).
+ */
+export const AHEAD_AFTER_MS = 3000;
 
 export class Warmup {
   /** Before any run: the sandbox is starting, ready, or failed to start. */
@@ -98,11 +104,25 @@ export class Warmup {
     this.#aheadScheduled = true;
     this.pythonOnFirstUse = this.#pythonWaitsForUse();
     setTimeout(() => later(() => this.#preloadPython(), PRELOAD_IDLE_MS), PRELOAD_AFTER_MS);
-    // The other languages' strings, in idle time: a switch then waits for no fetch. On a metered
-    // or slow connection, when chosen.
-    later(() => {
+    // The other languages' strings, once the page is quiet: a switch then waits for no fetch. On a
+    // metered or slow connection, when chosen.
+    this.whenQuiet(() => {
       if (!saveData()) LANGUAGES.forEach((language) => void loadLanguage(language).catch(() => {}));
-    }, 5000);
+    });
+  }
+
+  /**
+   * Runs `task`, which fetches something for later, once the page is quiet: AHEAD_AFTER_MS from
+   * now at the earliest, then when no run is under way, in an idle moment. An idle moment alone
+   * came while a first run clicked at once was still fetching its agents' and commands' scripts:
+   * on a slow network (1.6 Mbps) they shared the bandwidth with the other languages and dialogs.
+   */
+  whenQuiet(task: () => void): void {
+    startWhenQuiet(
+      task,
+      { running: this.#running, ahead: () => false },
+      { afterMs: AHEAD_AFTER_MS, aheadAtMostMs: 0 },
+    );
   }
 
   /** On the python sample, offline, python3 not asked for yet, and the connection metered or slow. */

@@ -48,9 +48,14 @@ import { ChangeFeed } from './change-feed';
 export const DEFAULT_WORKDIR = '/home/user/project';
 const HOME = '/home/user';
 
-/** The commands LocalSandbox.warmUp loads ahead: what agents (and the demo model) run most. */
-const WARM_COMMANDS =
-  'ls cat find sort grep head tail wc sed awk uniq cut tr xargs echo printf tree diff mkdir touch cp mv rm basename dirname';
+/**
+ * The commands LocalSandbox.warmUp loads ahead: what agents (and the demo model) run most. The
+ * first ones, which the sample prompts' first runs call, are loaded all at once; the others one
+ * after another.
+ */
+const WARM_FIRST = ['ls', 'cat', 'find', 'sort', 'grep', 'head'];
+const WARM_THEN =
+  'tail wc sed awk uniq cut tr xargs echo printf tree diff mkdir touch cp mv rm basename dirname';
 
 /** Exit code of a command stopped by the user, as a shell reports SIGINT. */
 const EXIT_STOPPED = 130;
@@ -112,8 +117,15 @@ export class LocalSandbox implements Sandbox, ByteReader {
    * it went through every command.
    */
   async warmUp(signal?: AbortSignal): Promise<boolean> {
-    const script = `for c in ${WARM_COMMANDS}; do "$c" --help; done >/dev/null 2>&1; true`;
-    const result = await this.exec(script, { timeoutMs: 10_000, signal });
+    const options = { timeoutMs: 10_000, signal };
+    // At once: each command's code is its own chunk, and some import another; one after another,
+    // on a slow network (150 ms a round trip) the first run found only ls, cat and find loaded.
+    const first = await Promise.all(
+      WARM_FIRST.map((command) => this.exec(`${command} --help >/dev/null 2>&1; true`, options)),
+    );
+    if (signal?.aborted || first.some((result) => result.exitCode !== 0)) return false;
+    const script = `for c in ${WARM_THEN}; do "$c" --help; done >/dev/null 2>&1; true`;
+    const result = await this.exec(script, options);
     return result.exitCode === 0;
   }
 

@@ -155,6 +155,30 @@ describe('exec', () => {
     expect(await run(sandbox, 'ls /dev/null')).toMatchObject({ stdout: '/dev/null\n', exitCode: 0 });
   });
 
+  it('warms up the first runs’ commands all at once, each in its own shell, then the others', async () => {
+    const exec = vi.spyOn(sandbox, 'exec');
+    let settled = 0;
+    exec.mockImplementation(async () => {
+      // Each answers only once all of the first six were asked for: one after another, this would hang.
+      await vi.waitFor(() => expect(exec.mock.calls.length).toBeGreaterThanOrEqual(6), { timeout: 2000 });
+      settled++;
+      return { stdout: '', stderr: '', exitCode: 0, timedOut: false };
+    });
+    expect(await sandbox.warmUp()).toBe(true);
+    const commands = exec.mock.calls.map(([command]) => command);
+    expect(commands.slice(0, 6).map((command) => command.split(' ')[0])).toEqual([
+      'ls',
+      'cat',
+      'find',
+      'sort',
+      'grep',
+      'head',
+    ]);
+    expect(commands).toHaveLength(7); // the others, in one shell, one after another
+    expect(commands[6]).toMatch(/^for c in tail wc sed .* dirname; do/);
+    expect(settled).toBe(7);
+  });
+
   it('stops warming up when its signal aborts, as when an agent connects', async () => {
     const controller = new AbortController();
     const warming = sandbox.warmUp(controller.signal);

@@ -1,14 +1,15 @@
 /**
- * The parent loop's worker (named `parent`). It keeps nothing between runs: the page sends the
- * history each time, so Stop can terminate this worker without losing the conversation.
+ * The parent loop's side of an agent worker (named `parent`, ./agent.ts). It keeps nothing between
+ * runs: the page sends the history each time, so Stop can terminate this worker without losing the
+ * conversation.
  */
-import * as Comlink from 'comlink';
 import { parentLoop } from '../../core/loop';
 import { createModel } from '../../models';
 import { checkParentRun, type ParentHost, type ParentWorkerApi } from './protocol';
 import { eventForwarder, taskRunner, toolHandlers } from './runtime';
 
-const api: ParentWorkerApi = {
+/** What the page calls in the worker named `parent`. */
+export const parentApi: ParentWorkerApi = {
   async run(request, sandbox, host: ParentHost) {
     const events = eventForwarder(host);
     try {
@@ -30,5 +31,3 @@ const api: ParentWorkerApi = {
     }
   },
 };
-
-Comlink.expose(api);

@@ -1,16 +1,16 @@
 /**
- * One subagent's worker (named `subagent-N`): a fresh messages array, the child tools, the
+ * One subagent's side of an agent worker (named `subagent-N`, ./agent.ts): a fresh messages array, the child tools, the
  * shared sandbox. It returns only its final text; then the page terminates it, and its whole
  * context is gone with it. When subagents may delegate, its `task` calls go to the page, which
  * starts a worker of their own.
  */
-import * as Comlink from 'comlink';
 import { runSubagent } from '../../core/loop';
 import { createModel } from '../../models';
 import { checkSubagentRun, type SubagentWorkerApi, type TaskHost } from './protocol';
 import { eventForwarder, taskRunner, toolHandlers } from './runtime';
 
-const api: SubagentWorkerApi = {
+/** What the page calls in a worker named `subagent-N`. */
+export const subagentApi: SubagentWorkerApi = {
   // The worker's own time: the page may be busy when the answer arrives.
   ready: () => ({ name: self.name, readyAtEpoch: performance.timeOrigin + performance.now() }),
 
@@ -37,5 +37,3 @@ const api: SubagentWorkerApi = {
     }
   },
 };
-
-Comlink.expose(api);

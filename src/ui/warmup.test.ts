@@ -1,0 +1,54 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+// The other languages' strings: what the page fetches ahead for later (counted, never fetched here).
+const loadLanguage = vi.fn((_language: string) => Promise.resolve());
+vi.mock('./i18n', () => ({ loadLanguage, t: (key: string) => key }));
+
+const { AHEAD_AFTER_MS, Warmup } = await import('./warmup.svelte');
+type WarmupArgs = ConstructorParameters<typeof Warmup>;
+
+/** A warm-up over a sandbox that boots at once, with a run under way while `running.now`. */
+function warmup(running: { now: boolean }) {
+  const sandbox = { boot: () => Promise.resolve(), offline: true, pythonUsed: false, pythonSettled: false };
+  const conversation = { warm: () => {} };
+  return new Warmup(
+    { sample: 'typescript' } as WarmupArgs[0],
+    sandbox as unknown as WarmupArgs[1],
+    () => conversation as unknown as ReturnType<WarmupArgs[2]>,
+    () => running.now,
+  );
+}
+
+describe('Warmup: what is fetched ahead for later (the other languages)', () => {
+  beforeEach(() => {
+    vi.stubGlobal('navigator', {}); // a connection the Network Information API says nothing of
+    vi.useFakeTimers();
+    loadLanguage.mockClear();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('waits AHEAD_AFTER_MS after the sandbox is ready, then for a run under way to end', async () => {
+    const running = { now: false };
+    await warmup(running).start();
+    // A first run clicked at once: the network is its own.
+    running.now = true;
+    await vi.advanceTimersByTimeAsync(AHEAD_AFTER_MS + 10_000);
+    expect(loadLanguage).not.toHaveBeenCalled();
+    running.now = false;
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(loadLanguage.mock.calls.map(([language]) => language)).toEqual(
+      expect.arrayContaining(['zh', 'ja']),
+    );
+  });
+
+  it('fetches nothing in the first AHEAD_AFTER_MS of a quiet page', async () => {
+    await warmup({ now: false }).start();
+    await vi.advanceTimersByTimeAsync(AHEAD_AFTER_MS - 100);
+    expect(loadLanguage).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(loadLanguage).toHaveBeenCalled();
+  });
+});
