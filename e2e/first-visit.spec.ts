@@ -4,18 +4,13 @@
  * sentence with a Retry, not a page that never becomes ready; on a slow or metered connection
  * python3 (12.3 MB) is not loaded ahead, and the header says it loads when first used.
  */
-import { expect, PROMPTS, runSample, status, test } from './fixtures';
+import { expect, holdRequests, PAGE_SCRIPT, PROMPTS, runSample, status, test } from './fixtures';
 
 test('the page says it is loading before its script has come, and fetches its script once the sandbox’s is in', async ({
   page,
 }) => {
   // The page's script is held until the line is seen.
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdRequests(page, PAGE_SCRIPT);
   await page.goto('/?speed=instant', { waitUntil: 'commit' });
   await expect(page.getByText('Loading the playground…', { exact: true })).toBeVisible();
   release();

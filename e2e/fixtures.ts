@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 
 export const PROMPTS = {
   framework: 'Use a subtask to find what testing framework this project uses',
@@ -238,6 +238,20 @@ export async function runtimeDetails(page: Page): Promise<void> {
   const button = page.getByRole('banner').getByRole('button', { name: /^Sandbox / });
   if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
 }
+
+/** Holds back the requests matching `url` (of a page, or of a context: its workers too) until the returned function is called. */
+export async function holdRequests(owner: Page | BrowserContext, url: string | RegExp): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await owner.route(url, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
+/** The page's own script. */
+export const PAGE_SCRIPT = /\/assets\/index-[\w-]+\.js$/;
 
 /** The step-through's slider. */
 export const stepSlider = (page: Page) => page.getByRole('slider', { name: 'Step' });

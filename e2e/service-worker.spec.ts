@@ -3,7 +3,7 @@
  * (and Chromium compiles each script it keeps), so it fetches nothing while a run is under way and
  * goes on once the run has ended (src/page/service-worker.svelte.ts, setBusy).
  */
-import { expect, open, PROMPTS, runtimeDetails, status, test } from './fixtures';
+import { expect, holdRequests, open, PROMPTS, runtimeDetails, status, test } from './fixtures';
 
 test('the first install fetches no file while a run is under way, and finishes after it', async ({
   page,
@@ -12,12 +12,7 @@ test('the first install fetches no file while a run is under way, and finishes a
   test.setTimeout(90_000);
   // A file only the worker asks for (WebContainer's shell) is held: the install cannot be over
   // before the run starts, however fast this machine is.
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await context.route('**/assets/webcontainer-shell-*.js', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdRequests(context, '**/assets/webcontainer-shell-*.js');
   const fetched: number[] = []; // when the worker asked for each file
   context.on('request', (request) => {
     if (request.serviceWorker()) fetched.push(Date.now());

@@ -6,7 +6,7 @@
  * Durations are the bench's (`npm run bench -- release <ref> 5 slow`); these check the order.
  */
 import type { Page, Worker } from '@playwright/test';
-import { expect, PROMPTS, runSample, status, test } from './fixtures';
+import { expect, holdRequests, PAGE_SCRIPT, PROMPTS, runSample, status, test } from './fixtures';
 
 /** The page's resource timing entries: path, start and end (ms after navigation). */
 function resources(page: Page) {
@@ -81,12 +81,7 @@ test('the parent and its subagents run one script, fetched once ahead, before an
 test('the sandbox loads no command’s code before the page’s own script is in, and the first ones at once after', async ({
   page,
 }) => {
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdRequests(page, PAGE_SCRIPT);
   await page.goto('/?speed=instant', { waitUntil: 'commit' });
   const sandbox = await sandboxWorker(page);
   // Mounted: ICU's data is loaded right after the mount, where the warm-up used to start too.

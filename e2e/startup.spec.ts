@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { PROMPTS, expect, open, runSample, test, callWorker } from './fixtures';
+import { callWorker, expect, holdRequests, open, PROMPTS, runSample, test } from './fixtures';
 
 /**
  * Start-up of the offline sandbox, and its shell as the browser gets it: just-bash's code-split
@@ -287,12 +287,7 @@ test('the commands’ warm-up yields to the first run: the run does not wait for
   // The warm-up (LocalSandbox.warmUp) loads its commands in order: ls cat find sort grep head tail
   // ... dirname. head's code is held, so the warm-up cannot be done when the run starts, however
   // slow or fast this machine: it is at head or before it.
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await context.route('**/assets/head-*.js', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdRequests(context, '**/assets/head-*.js');
   await open(page);
   await runSample(page, PROMPTS.framework); // its commands are find, sort and grep
   release();
