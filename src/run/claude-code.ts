@@ -16,8 +16,11 @@
  * column that says so. Records of other kinds (summaries, snapshots, system notes) go to the log;
  * blocks of unknown kinds (images, documents) stay in the array, shown folded; nothing is run and
  * nothing is fetched. Pure: the worker of src/workers/session/ runs it off the page's thread.
+ *
+ * Reading the files is `claude-code/transcript.ts`, a transcript's records as messages and calls
+ * `claude-code/items.ts`; here the agents are linked and their events made.
  */
-import type { AgentId, AssistantBlock, Message, Usage } from '../core/messages';
+import type { AgentId } from '../core/messages';
 import { REFERENCE_LIMITS } from '../core/variants';
 import {
   RECORD_FORMAT,
@@ -27,20 +30,27 @@ import {
   type RunEvent,
   type RunRecord,
 } from './record';
+import { firstPrompt, itemsOf, resultText, userMessage, type Item } from './claude-code/items';
+import {
+  agentIdOf,
+  baseName,
+  isObject,
+  readLines,
+  sidechains,
+  str,
+  type Json,
+  type SessionFile,
+  type SessionProblem,
+  type Transcript,
+} from './claude-code/transcript';
 
-/** One file of a session, with its path inside what was opened (a folder's relative path). */
-export interface SessionFile {
-  path: string;
-  text: string;
-}
-
-/** Something the session lacks or holds that cannot be shown as it was; said in one sentence. */
-export type SessionProblem =
-  | { code: 'missingSubagent'; params: { agent: string; description: string } }
-  | { code: 'noParent'; params: { name: string } }
-  | { code: 'unlinked'; params: { name: string } }
-  | { code: 'brokenLines'; params: { name: string; count: number; line: number } }
-  | { code: 'severalSessions'; params: { name: string; count: number } };
+export {
+  isSessionFile,
+  MAX_SESSION_BYTES,
+  readLines,
+  type SessionFile,
+  type SessionProblem,
+} from './claude-code/transcript';
 
 export interface OpenedSession {
   record: RunRecord;
@@ -64,268 +74,6 @@ export class SessionError extends Error {
 
 /** The tools of Claude Code that start a subagent (renamed from Task to Agent in 2.1). */
 const AGENT_TOOLS = new Set(['Agent', 'Task']);
-
-/** Base64 data of an image or a document is not kept: only its size (it is never shown anyway). */
-const KEPT_DATA = 64;
-
-type Json = Record<string, unknown>;
-
-interface Line {
-  rec: Json;
-  t: number;
-}
-
-/** One transcript: the parent's, or one subagent's. */
-interface Transcript {
-  name: string;
-  lines: Line[];
-  agentId: string | null;
-  meta: Json | null;
-}
-
-/** The largest session opened, all its files together. */
-export const MAX_SESSION_BYTES = 200 * 1024 * 1024;
-
-/** Whether a file name is a Claude Code transcript (what the import sends here rather than the run reader). */
-export function isSessionFile(name: string): boolean {
-  return /\.jsonl$/i.test(name) || /\.meta\.json$/i.test(name);
-}
-
-function baseName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
-
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const str = (value: unknown): string => (typeof value === 'string' ? value : '');
-
-/**
- * Reads a JSONL text: one record a line. Broken lines are counted (and the first one named);
- * `progress` hears how many characters are read.
- */
-export function readLines(
-  file: SessionFile,
-  problems: SessionProblem[],
-  progress?: (chars: number) => void,
-): Line[] {
-  const { text } = file;
-  const lines: Line[] = [];
-  let broken = 0;
-  let firstBroken = 0;
-  let last = Number.NaN;
-  let start = 0;
-  let lineNo = 0;
-  let reported = 0;
-  while (start < text.length) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    lineNo++;
-    const raw = text.slice(start, end).trim();
-    start = end + 1;
-    if (start - reported > 1 << 20) {
-      progress?.(start - reported);
-      reported = start;
-    }
-    if (!raw) continue;
-    let rec: unknown;
-    try {
-      rec = JSON.parse(raw);
-    } catch {
-      rec = undefined;
-    }
-    if (!isObject(rec)) {
-      if (broken++ === 0) firstBroken = lineNo;
-      continue;
-    }
-    const parsed = Date.parse(str(rec.timestamp));
-    // A record without a time happened with the one before it.
-    const t = Number.isNaN(parsed) ? last : Number.isNaN(last) ? parsed : Math.max(parsed, last);
-    if (!Number.isNaN(t)) last = t;
-    lines.push({ rec, t });
-  }
-  progress?.(Math.max(0, text.length - reported));
-  // Lines before the first time take it.
-  const first = lines.find((l) => !Number.isNaN(l.t))?.t ?? 0;
-  for (const line of lines) {
-    if (!Number.isNaN(line.t)) break;
-    line.t = first;
-  }
-  if (broken) {
-    problems.push({
-      code: 'brokenLines',
-      params: { name: baseName(file.path), count: broken, line: firstBroken },
-    });
-  }
-  return lines;
-}
-
-/** The agent id of a subagent file `agent-<id>.jsonl`, else null. */
-function agentIdOf(name: string): string | null {
-  return /^agent-(.+)\.jsonl$/i.exec(name)?.[1] ?? null;
-}
-
-/** A block's base64 payload replaced by its size: it is shown folded, never decoded or fetched. */
-function lightBlock(block: unknown): unknown {
-  if (!isObject(block)) return block;
-  const source = block.source;
-  if ((block.type === 'image' || block.type === 'document') && isObject(source)) {
-    const data = source.data;
-    if (typeof data === 'string' && data.length > KEPT_DATA) {
-      return {
-        ...block,
-        source: { ...source, data: `[${Math.round((data.length * 3) / 4 / 1024)} KB not kept]` },
-      };
-    }
-    return block;
-  }
-  if (block.type === 'tool_result' && Array.isArray(block.content)) {
-    return { ...block, content: block.content.map(lightBlock) };
-  }
-  return block;
-}
-
-/** The text of a tool result's content (its text blocks; other blocks by their type). */
-function resultText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((b) => (isObject(b) ? (b.type === 'text' ? str(b.text) : `[${str(b.type)}]`) : ''))
-    .join('\n');
-}
-
-/** A user record's content as blocks. */
-function userBlocks(rec: Json): unknown[] {
-  const message = isObject(rec.message) ? rec.message : {};
-  const content = message.content;
-  if (rec.isCompactSummary === true) {
-    // The summary a compaction left: it starts the array again, shown folded.
-    return [
-      { type: 'compaction_summary', text: typeof content === 'string' ? content : resultText(content) },
-    ];
-  }
-  if (typeof content === 'string') return [{ type: 'text', text: content }];
-  return Array.isArray(content) ? content.map(lightBlock) : [];
-}
-
-function usageOf(value: unknown): Usage | undefined {
-  if (!isObject(value)) return undefined;
-  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v) : 0);
-  return {
-    input_tokens: n(value.input_tokens),
-    output_tokens: n(value.output_tokens),
-    cache_creation_input_tokens: n(value.cache_creation_input_tokens),
-    cache_read_input_tokens: n(value.cache_read_input_tokens),
-  };
-}
-
-/** What a transcript turns into before it becomes events: its messages and calls, in order. */
-type Item =
-  | { kind: 'user'; t: number; blocks: unknown[]; results: { id: string; t: number; text: string }[] }
-  | {
-      kind: 'call';
-      start: number;
-      t: number;
-      id: string;
-      model: string;
-      blocks: AssistantBlock[];
-      usage?: Usage;
-      stop: string | null;
-    }
-  | { kind: 'note'; t: number; text: string }
-  | { kind: 'compact'; t: number };
-
-/** A note for the log about a record that is not part of the array. */
-function noteOf(rec: Json): string {
-  const type = str(rec.type) || '?';
-  const sub = str(rec.subtype);
-  const content = typeof rec.content === 'string' ? rec.content : str(rec.summary);
-  const said = content ? `: ${content.replace(/\s+/g, ' ').slice(0, 120)}` : '';
-  return `[${type}${sub ? ` ${sub}` : ''}]${said}`;
-}
-
-/** A transcript's records as messages and calls. */
-function itemsOf(lines: readonly Line[]): Item[] {
-  const items: Item[] = [];
-  let lastT = lines[0]?.t ?? 0;
-  for (const { rec, t } of lines) {
-    const before = lastT;
-    lastT = t;
-    const last = items.at(-1);
-    if (rec.type === 'assistant' && isObject(rec.message)) {
-      const message = rec.message;
-      const blocks = (Array.isArray(message.content) ? message.content : []).map(
-        lightBlock,
-      ) as AssistantBlock[];
-      if (rec.isApiErrorMessage === true || message.model === '<synthetic>') {
-        items.push({ kind: 'note', t, text: `[api error] ${resultText(message.content).slice(0, 200)}` });
-        continue;
-      }
-      const id = str(message.id);
-      if (last?.kind === 'call' && id && last.id === id) {
-        // The same reply, written a block a line: its usage is the last line's.
-        last.blocks = [...last.blocks, ...blocks];
-        last.t = t;
-        last.usage = usageOf(message.usage) ?? last.usage;
-        last.stop = str(message.stop_reason) || last.stop;
-        continue;
-      }
-      items.push({
-        kind: 'call',
-        start: before,
-        t,
-        id,
-        model: str(message.model),
-        blocks,
-        usage: usageOf(message.usage),
-        stop: str(message.stop_reason) || null,
-      });
-    } else if (rec.type === 'user' && isObject(rec.message)) {
-      const blocks = userBlocks(rec);
-      const results = blocks
-        .filter((b): b is Json => isObject(b) && b.type === 'tool_result')
-        .map((b) => ({ id: str(b.tool_use_id), t, text: resultText(b.content) }));
-      if (last?.kind === 'user') {
-        last.blocks = [...last.blocks, ...blocks];
-        last.results.push(...results);
-        last.t = t;
-      } else items.push({ kind: 'user', t, blocks, results });
-    } else if (rec.type === 'system' && rec.subtype === 'compact_boundary') {
-      items.push({ kind: 'compact', t });
-    } else {
-      items.push({ kind: 'note', t, text: noteOf(rec) });
-    }
-  }
-  return items;
-}
-
-/** A user message as the record keeps it: tool results only where the reply before asked for them. */
-function userMessage(blocks: unknown[], asked: ReadonlySet<string>): Message {
-  const content = blocks.map((b) =>
-    isObject(b) && b.type === 'tool_result' && !asked.has(str(b.tool_use_id))
-      ? // An answer to a call this array does not hold (cut by a compaction): shown folded.
-        { ...b, type: 'unmatched_tool_result' }
-      : b,
-  );
-  if (content.length === 1 && isObject(content[0]) && content[0].type === 'text') {
-    return { role: 'user', content: str(content[0].text) };
-  }
-  return { role: 'user', content: content as Extract<Message, { role: 'user' }>['content'] };
-}
-
-/** The first prompt of a transcript that a person typed (not a command's output or a note). */
-function firstPrompt(items: readonly Item[]): string {
-  for (const item of items) {
-    if (item.kind !== 'user') continue;
-    const text = item.blocks
-      .filter((b): b is Json => isObject(b) && b.type === 'text')
-      .map((b) => str(b.text))
-      .join('\n')
-      .trim();
-    if (text && !text.startsWith('<')) return text;
-  }
-  return '';
-}
 
 /** An event with its place: sorted by time, subagents' before the parent's at the same moment. */
 interface Timed {
@@ -423,32 +171,6 @@ function agentEvents(
         break;
     }
   }
-}
-
-/** The sidechains of an older session, in its parent file: one chain per subagent. */
-function sidechains(lines: readonly Line[]): Transcript[] {
-  const chains: Transcript[] = [];
-  const chainOf = new Map<string, Transcript>();
-  const byAgent = new Map<string, Transcript>();
-  for (const line of lines) {
-    const { rec } = line;
-    if (rec.isSidechain !== true) continue;
-    const agentId = str(rec.agentId);
-    let chain = (agentId && byAgent.get(agentId)) || chainOf.get(str(rec.parentUuid));
-    if (!chain) {
-      chain = {
-        name: agentId ? `agent-${agentId}` : 'sidechain',
-        lines: [],
-        agentId: agentId || null,
-        meta: null,
-      };
-      chains.push(chain);
-      if (agentId) byAgent.set(agentId, chain);
-    }
-    chain.lines.push(line);
-    if (typeof rec.uuid === 'string') chainOf.set(rec.uuid, chain);
-  }
-  return chains;
 }
 
 /**
