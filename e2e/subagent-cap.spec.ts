@@ -7,16 +7,30 @@
 import type { Page } from '@playwright/test';
 import { expect, openOnEndpoint, status, test } from './fixtures';
 
-/** Counts the subagent workers alive (Playwright's own worker events), and the most at once. */
+/**
+ * Counts the subagent workers alive (Playwright's own worker events), and the most at once. The
+ * parent and every subagent run one script (assets/agent-<hash>.js); a worker's name tells which.
+ */
 function countSubagentWorkers(page: Page) {
   const count = { alive: 0, max: 0, created: 0 };
   page.on('worker', (worker) => {
-    // Each agent worker is built from its own entry (assets/subagent-<hash>.js).
-    if (!/\/subagent[-.][^/]*$/.test(new URL(worker.url()).pathname)) return;
-    count.created++;
-    count.alive++;
-    count.max = Math.max(count.max, count.alive);
-    worker.on('close', () => count.alive--);
+    if (!/\/agent[-.][^/]*$/.test(new URL(worker.url()).pathname)) return;
+    let closed = false;
+    let counted = false;
+    worker.on('close', () => {
+      closed = true;
+      if (counted) count.alive--;
+    });
+    worker
+      .evaluate(() => self.name)
+      .then((name) => {
+        if (!name.startsWith('subagent-') || closed) return;
+        counted = true;
+        count.created++;
+        count.alive++;
+        count.max = Math.max(count.max, count.alive);
+      })
+      .catch(() => {}); // closed before it answered: gone, whichever it was
   });
   return count;
 }
