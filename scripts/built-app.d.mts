@@ -15,3 +15,9 @@ export declare function chromiumLaunchOptions(args?: string[]): Promise<{
   args: string[];
   ignoreDefaultArgs?: string[];
 }>;
+
+/** A fresh page on the app (a context of its own, no service worker), once its sandbox is ready. */
+export declare function readyPage(
+  browser: import('playwright').Browser,
+  appURL: string,
+): Promise<import('playwright').Page>;

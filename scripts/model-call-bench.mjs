@@ -12,7 +12,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright';
-import { chromiumLaunchOptions } from './built-app.mjs';
+import { chromiumLaunchOptions, readyPage } from './built-app.mjs';
 import { bigRecord } from './records.mjs';
 
 const OPENS = 5;
@@ -39,13 +39,7 @@ function withBodies(record) {
 
 /** Opens `Model call` of the parent's last call `OPENS` times in a fresh page; returns the times (ms). */
 async function openTimes(browser, appURL, record) {
-  const context = await browser.newContext({
-    viewport: { width: 1440, height: 900 },
-    serviceWorkers: 'block',
-  });
-  const page = await context.newPage();
-  await page.goto(`${appURL}/?speed=instant&sandbox=local&sample=typescript`);
-  await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
+  const page = await readyPage(browser, appURL);
   const measured = await page.evaluate(
     async ({ json, opens }) => {
       const playground = window.__s04;
@@ -78,7 +72,7 @@ async function openTimes(browser, appURL, record) {
     },
     { json: JSON.stringify(record), opens: OPENS },
   );
-  await context.close();
+  await page.context().close();
   return measured;
 }
 

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright';
-import { chromiumLaunchOptions } from './built-app.mjs';
+import { chromiumLaunchOptions, readyPage } from './built-app.mjs';
 import { bigSession } from './claude-sessions.mjs';
 
 /** Writes the session's files (flat, as a file chooser gives them); returns their paths and size. */
@@ -34,13 +34,7 @@ function writeSession(megabytes) {
 
 /** Opens the session once in a fresh page of `browser`; returns its figures. */
 export async function sessionOpen(browser, appURL, paths) {
-  const context = await browser.newContext({
-    viewport: { width: 1440, height: 900 },
-    serviceWorkers: 'block',
-  });
-  const page = await context.newPage();
-  await page.goto(`${appURL}/?speed=instant&sandbox=local&sample=typescript`);
-  await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
+  const page = await readyPage(browser, appURL);
   await page.evaluate(() => {
     window.__bench = { longTasks: [], progress: false, changed: 0 };
     new PerformanceObserver((list) => {
@@ -73,7 +67,7 @@ export async function sessionOpen(browser, appURL, paths) {
     subagents: window.__s04.shown.subagents.length,
     events: window.__s04.record.events.length,
   }));
-  await context.close();
+  await page.context().close();
   return { ...figures, shownMs: shown };
 }
 

@@ -11,19 +11,13 @@
  */
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright';
-import { chromiumLaunchOptions } from './built-app.mjs';
+import { chromiumLaunchOptions, readyPage } from './built-app.mjs';
 
 const LINES = 960_000; // 32 bytes each: 30,720,000 bytes
 
 /** Opens the viewer on a 30 MB file in a fresh page of `browser`; returns its long tasks (ms). */
 export async function viewerLongTasks(browser, appURL) {
-  const context = await browser.newContext({
-    viewport: { width: 1440, height: 900 },
-    serviceWorkers: 'block',
-  });
-  const page = await context.newPage();
-  await page.goto(`${appURL}/?speed=instant&sandbox=local&sample=typescript`);
-  await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
+  const page = await readyPage(browser, appURL);
   // The file is written by the sandbox's worker, the text built in the page.
   await page.evaluate(
     (lines) =>
@@ -68,7 +62,7 @@ export async function viewerLongTasks(browser, appURL) {
   }
   await viewer.getByRole('button', { name: 'Close' }).click();
   const longTasks = await page.evaluate(() => window.__longTasks);
-  await context.close();
+  await page.context().close();
   return longTasks;
 }
 
