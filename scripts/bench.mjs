@@ -193,6 +193,41 @@ async function browserFloor(browser, pages) {
   return ranges(figures);
 }
 
+/**
+ * The chart of a run of 1,000 model calls, opened 5 times in `page`: from its data to the plot
+ * drawn (`chart:draw`), ms; `compared`: with a comparison's three runs drawn over it.
+ */
+async function chartDrawTimes(page, compared) {
+  return page.evaluate(
+    async ({ json, compared }) => {
+      const playground = window.__s04;
+      const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
+      if (compared) {
+        const record = JSON.parse(json);
+        playground.showComparison(
+          ['none', 'fork', 'isolated'].map((mode) => ({ mode, record: structuredClone(record) })),
+        );
+      }
+      const durations = [];
+      for (let i = 0; i < 5; i++) {
+        playground.closeOpened();
+        await frame();
+        performance.clearMeasures('chart:draw');
+        await playground.importFile(new File([json], 'calls-1000.json', { type: 'application/json' }));
+        const asked = performance.now();
+        while (performance.getEntriesByName('chart:draw').length === 0) {
+          if (performance.now() - asked > 10_000) throw new Error('the chart was not drawn in 10 s');
+          await frame();
+        }
+        durations.push(performance.getEntriesByName('chart:draw').at(-1).duration);
+      }
+      if (compared) playground.showComparison([]);
+      return durations;
+    },
+    { json: JSON.stringify(parentCallsRecord(1000, 200)), compared },
+  );
+}
+
 /** A new tab on the app at instant speed, once its sandbox is ready. */
 async function freshPage(browser, options = { viewport: { width: 1440, height: 900 } }) {
   const page = await browser.newPage(options);
@@ -579,27 +614,7 @@ if (ONLY === 'session') {
 
   console.log('bench: the chart of 1,000 calls');
   // 6. The chart of a run of 1,000 model calls: from its data to the plot drawn (`chart:draw`).
-  const chartDraws = await page.evaluate(
-    async (json) => {
-      const playground = window.__s04;
-      const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
-      const durations = [];
-      for (let i = 0; i < 5; i++) {
-        playground.closeOpened();
-        await frame();
-        performance.clearMeasures('chart:draw');
-        await playground.importFile(new File([json], 'calls-1000.json', { type: 'application/json' }));
-        const asked = performance.now();
-        while (performance.getEntriesByName('chart:draw').length === 0) {
-          if (performance.now() - asked > 10_000) throw new Error('the chart was not drawn in 10 s');
-          await frame();
-        }
-        durations.push(performance.getEntriesByName('chart:draw').at(-1).duration);
-      }
-      return durations;
-    },
-    JSON.stringify(parentCallsRecord(1000, 200)),
-  );
+  const chartDraws = await chartDrawTimes(page, false);
   results.chart1000CallsDrawMs = {
     median: round(median(chartDraws)),
     first: round(chartDraws[0]),
@@ -609,32 +624,7 @@ if (ONLY === 'session') {
   console.log('bench: the chart of 1,000 calls, every mode compared over it');
   // 6a. The same chart with a comparison's three runs drawn over it (four runs plotted, each of
   // 1,000 calls): from the data to the plot drawn.
-  const comparedDraws = await page.evaluate(
-    async (json) => {
-      const playground = window.__s04;
-      const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
-      const record = JSON.parse(json);
-      playground.showComparison(
-        ['none', 'fork', 'isolated'].map((mode) => ({ mode, record: structuredClone(record) })),
-      );
-      const durations = [];
-      for (let i = 0; i < 5; i++) {
-        playground.closeOpened();
-        await frame();
-        performance.clearMeasures('chart:draw');
-        await playground.importFile(new File([json], 'calls-1000.json', { type: 'application/json' }));
-        const asked = performance.now();
-        while (performance.getEntriesByName('chart:draw').length === 0) {
-          if (performance.now() - asked > 10_000) throw new Error('the chart was not drawn in 10 s');
-          await frame();
-        }
-        durations.push(performance.getEntriesByName('chart:draw').at(-1).duration);
-      }
-      playground.showComparison([]);
-      return durations;
-    },
-    JSON.stringify(parentCallsRecord(1000, 200)),
-  );
+  const comparedDraws = await chartDrawTimes(page, true);
   results.chart1000CallsFourRunsDrawMs = {
     median: round(median(comparedDraws)),
     first: round(comparedDraws[0]),
