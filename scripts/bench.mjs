@@ -38,8 +38,7 @@
  *        npm run bench -- records   (the record shapes alone)
  *        npm run bench -- session   (the 50 MB Claude Code session alone)
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright';
@@ -49,7 +48,7 @@ import { startMockApi } from './mock-api.mjs';
 import { offlineSecondVisits } from './offline-visit.mjs';
 import { bigRecord, parentCallsRecord, recordShapes } from './records.mjs';
 import { relayTtfb } from './relay-ttfb.mjs';
-import { releaseBench } from './release-bench.mjs';
+import { floorPages, releaseBench } from './release-bench.mjs';
 import { serveStatic } from './serve-static.mjs';
 import { viewerBench } from './viewer-bench.mjs';
 import { sessionBench } from './session-bench.mjs';
@@ -130,15 +129,7 @@ async function floorVisit(page, url) {
  * scripts/offline-visit.mjs does for the app).
  */
 async function browserFloor(browser, pages) {
-  const dir = mkdtempSync(join(tmpdir(), 's04-floor-'));
-  writeFileSync(
-    join(dir, 'index.html'),
-    '<!doctype html><html><head><script>' +
-      'self.floor={script:performance.now()};' +
-      "new Worker('/worker.js',{type:'module'}).onmessage=(e)=>{floor.worker=e.data-performance.timeOrigin};" +
-      '</script></head><body></body></html>',
-  );
-  writeFileSync(join(dir, 'worker.js'), 'postMessage(performance.timeOrigin + performance.now());\n');
+  const dir = floorPages();
   writeFileSync(
     join(dir, 'install.html'),
     "<!doctype html><html><head><script>navigator.serviceWorker.register('/sw.js')</script></head></html>",

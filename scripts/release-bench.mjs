@@ -169,8 +169,11 @@ async function firstVisit(browser, url, slow) {
   };
 }
 
-/** The browser's floor on a fresh page of a static host: its first script, an empty worker's first line. */
-async function floor(browser, slow) {
+/**
+ * A folder holding the floor's page: its first script notes its time, then starts an empty module
+ * worker whose first line reports its own (`window.floor` = { script, worker }, ms after navigation).
+ */
+export function floorPages() {
   const dir = mkdtempSync(join(tmpdir(), 's04-floor-'));
   writeFileSync(
     join(dir, 'index.html'),
@@ -180,6 +183,12 @@ async function floor(browser, slow) {
       '</script></head><body></body></html>',
   );
   writeFileSync(join(dir, 'worker.js'), 'postMessage(performance.timeOrigin + performance.now());\n');
+  return dir;
+}
+
+/** The browser's floor on a fresh page of a static host: its first script, an empty worker's first line. */
+async function floor(browser, slow) {
+  const dir = floorPages();
   const server = await serveStatic({ dir, isolation: true });
   const figures = { script: [], worker: [] };
   try {
