@@ -9,7 +9,8 @@
  * checked exactly as an imported file is (parseRecord: size, JSON, shape, story). A link never
  * carries the API key nor the endpoint a run was sent to: only the record, and the step.
  */
-import { MAX_RECORD_BYTES, megabytes, parseRecord, quote, RecordError } from './check';
+import { MAX_RECORD_BYTES, megabytes, parseRecord, RecordError } from './check';
+import { said } from './record-error';
 import { FRAGMENT_KEY } from './link-key';
 import type { RunRecord } from './record';
 
@@ -42,9 +43,8 @@ export class LinkError<C extends LinkProblem = LinkProblem> extends Error {
   readonly params: Record<string, string | number>;
 
   constructor(code: C, ...params: ParamsOf<C> extends undefined ? [] : [ParamsOf<C>]) {
-    const given: Record<string, string | number> = {};
-    for (const [name, value] of Object.entries(params[0] ?? {})) given[name] = quote(String(value));
-    super((LINK_PROBLEMS[code] as (p: Record<string, string | number>) => string)(given));
+    const { given, message } = said(LINK_PROBLEMS, code, params[0]);
+    super(message);
     this.code = code;
     this.params = given;
   }

@@ -60,6 +60,25 @@ function where(p: Where): string {
   return `event ${p.event} (${p.type})`;
 }
 
+/**
+ * A problem's params as a sentence keeps them (each text quoted, at most 80 characters: it may be
+ * anything a file held), and the English sentence `problems[code]` makes of them.
+ */
+export function said<P extends Record<string, (params: never) => string>>(
+  problems: P,
+  code: keyof P,
+  params: object | undefined,
+): { given: Record<string, string | number>; message: string } {
+  const given: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(params ?? {})) {
+    given[name] = typeof value === 'number' ? value : quote(String(value));
+  }
+  return {
+    given,
+    message: (problems[code] as unknown as (p: Record<string, string | number>) => string)(given),
+  };
+}
+
 export type RecordProblem = keyof typeof RECORD_PROBLEMS;
 type ParamsOf<C extends RecordProblem> = Parameters<(typeof RECORD_PROBLEMS)[C]>[0];
 
@@ -70,11 +89,8 @@ export class RecordError<C extends RecordProblem = RecordProblem> extends Error 
   readonly params: Record<string, string | number>;
 
   constructor(code: C, ...params: ParamsOf<C> extends undefined ? [] : [ParamsOf<C>]) {
-    const given: Record<string, string | number> = {};
-    for (const [name, value] of Object.entries(params[0] ?? {})) {
-      given[name] = typeof value === 'string' ? quote(value as string) : (value as number);
-    }
-    super((RECORD_PROBLEMS[code] as (p: Record<string, string | number>) => string)(given));
+    const { given, message } = said(RECORD_PROBLEMS, code, params[0]);
+    super(message);
     this.code = code;
     this.params = given;
   }
