@@ -46,7 +46,7 @@ import { chromiumLaunchOptions, serveBuiltApp } from './built-app.mjs';
 import { firstVisitFiles, inlineScripts, transferSizes } from './first-visit.mjs';
 import { startMockApi } from './mock-api.mjs';
 import { offlineSecondVisits } from './offline-visit.mjs';
-import { bigRecord, parentCallsRecord, recordShapes } from './records.mjs';
+import { bigRecord, parentCallsRecord } from './records.mjs';
 import { relayTtfb } from './relay-ttfb.mjs';
 import { floorPages, releaseBench } from './release-bench.mjs';
 import { serveStatic } from './serve-static.mjs';
@@ -54,6 +54,7 @@ import { viewerBench } from './viewer-bench.mjs';
 import { sessionBench } from './session-bench.mjs';
 import { modelCallBench } from './model-call-bench.mjs';
 import { fanoutBench } from './fanout-bench.mjs';
+import { bigShapes, shapeTargets } from './shapes-bench.mjs';
 import { liveWorkerTargets } from './worker-targets.mjs';
 
 const PORT = Number(process.env.BENCH_PORT ?? 41732);
@@ -226,93 +227,6 @@ async function freshPage(browser, options = { viewport: { width: 1440, height: 9
   await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
   return page;
 }
-/**
- * A record shape's budgets (#23): it opens in a second, and stepping through it keeps the step
- * budgets of the 10,000-event record: a replay to any step in 50 ms, a scrub at 30 frames a second.
- * (The 40 jumps' longest drawn step is printed beside them, to compare builds by.)
- */
-function shapeTargets(figures) {
-  return [
-    ['open (ms)', figures.openMs, 1000],
-    ['replay to a step (max, ms)', figures.replayToStepMaxMs, 50],
-    ['scrub (frames/s)', figures.scrubFps, 30, true],
-  ];
-}
-
-/**
- * Each big record shape, in a page of its own: from Import run to its end drawn (open), then 40
- * steps to places across it, each from the step before as a learner's scrubbing goes, computed
- * and drawn (the longest is the figure), and 5 replays to a step from a replay just made (cold).
- */
-async function bigShapes(browser) {
-  const figures = {};
-  for (const [name, make] of Object.entries(recordShapes)) {
-    const json = JSON.stringify(make());
-    const page = await freshPage(browser);
-    const measured = await page.evaluate(
-      async ({ json, name }) => {
-        const playground = window.__s04;
-        const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
-        const file = new File([json], `${name}.json`, { type: 'application/json' });
-        const openStart = performance.now();
-        await playground.importFile(file);
-        void playground.shown.parent.messages.length;
-        await frame();
-        await frame();
-        const openMs = performance.now() - openStart;
-        if (!playground.opened) throw new Error(`${name} did not open: ${JSON.stringify(playground.notice)}`);
-        const steps = playground.steps;
-        const stepMs = [];
-        for (let i = 0; i < 40; i++) {
-          const step = Math.floor((((i * 7919) % 101) / 100) * steps);
-          const start = performance.now();
-          playground.stepTo(step);
-          void playground.shown.log.length;
-          await frame();
-          stepMs.push(performance.now() - start);
-        }
-        // Scrub: a new step every frame, back and forth across the whole record, drawn each time
-        // (as the 10,000-event record is scrubbed: its budget is 30 frames a second).
-        const scrubFrames = [];
-        let last = performance.now();
-        for (let i = 0; i < 120; i++) {
-          const x = i < 60 ? i / 59 : (119 - i) / 59;
-          playground.stepTo(Math.round(x * steps));
-          await frame();
-          const now = performance.now();
-          scrubFrames.push(now - last);
-          last = now;
-        }
-        // Replay to a step as computation alone, from a fresh replay each time (budget 50 ms).
-        const coldMs = [];
-        const record = playground.opened.record;
-        for (let i = 0; i < 20; i++) {
-          playground.open(record, { kind: 'file', name });
-          const start = performance.now();
-          playground.stepTo(Math.floor((((i * 7919) % 101) / 100) * steps));
-          void playground.shown.log.length;
-          coldMs.push(performance.now() - start);
-        }
-        return { events: record.events.length, steps, openMs, stepMs, scrubFrames, coldMs };
-      },
-      { json, name },
-    );
-    figures[name] = {
-      megabytes: round(json.length / 1024 / 1024),
-      events: measured.events,
-      steps: measured.steps,
-      openMs: round(measured.openMs),
-      stepMedianMs: round(median(measured.stepMs)),
-      stepMaxMs: round(Math.max(...measured.stepMs)),
-      scrubFps: round(1000 / median(measured.scrubFrames)),
-      replayToStepMaxMs: round(Math.max(...measured.coldMs)),
-    };
-    console.log(`  ${name}: ${JSON.stringify(figures[name])}`);
-    await page.close();
-  }
-  return figures;
-}
-
 const results = {};
 if (ONLY === 'session') {
   const browser = await chromium.launch(await chromiumLaunchOptions(['--no-sandbox', '--disable-gpu']));
@@ -345,7 +259,7 @@ if (ONLY === 'session') {
     ]),
   );
   console.log('bench: the big record shapes');
-  results.bigShapes = await bigShapes(browser);
+  results.bigShapes = await bigShapes(browser, URL_BASE);
   await browser.close();
   console.log(JSON.stringify(results, null, 2));
   console.log('\nTarget check:');
@@ -652,7 +566,7 @@ if (ONLY === 'session') {
 
   console.log('bench: the big record shapes');
   // 6b. The record shapes that once opened in quadratic time, each in a page of its own.
-  results.bigShapes = await bigShapes(browser);
+  results.bigShapes = await bigShapes(browser, URL_BASE);
 
   console.log('bench: Stop under runaway commands');
   // 7. Stop under a runaway command, then the next run's first command (`echo ready`).
