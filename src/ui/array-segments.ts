@@ -6,6 +6,7 @@
  */
 import type { Message } from '../core/messages';
 import { messageChars } from '../run/size';
+import { addKindSum, type KindSums } from './array-bar';
 
 export type SegmentKind = 'prompt' | 'results' | 'assistant' | 'returned';
 
@@ -64,10 +65,14 @@ export function arraySegments(
   return messages.map((message, index) => segmentOf(message, index, returned, taskIds));
 }
 
-/** A column's bar: each message's segment, and where each ends in characters from the array's start. */
+/**
+ * A column's bar: each message's segment, where each ends in characters from the array's start,
+ * and each kind's running sums (see barRects; they may run past the segments).
+ */
 export interface ArrayBar {
   segments: ArraySegment[];
   ends: number[];
+  sums: KindSums<SegmentKind>;
 }
 
 function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
@@ -99,13 +104,20 @@ export function arrayBar(): (
     }
     const segments = kept && shared > 0 ? kept.bar.segments.slice(0, shared) : [];
     const ends = kept && shared > 0 ? kept.bar.ends.slice(0, shared) : [];
-    let sum = ends.length > 0 ? ends[ends.length - 1] : 0;
-    for (let i = shared; i < messages.length; i++) {
-      const segment = segmentOf(messages[i], i, returned, taskIds);
-      segments.push(segment);
-      ends.push((sum += segment.chars));
+    // A prefix reads the kept sums as they are; only a longer or other array makes new ones.
+    let sums = kept && shared > 0 ? kept.bar.sums : new Map<SegmentKind, number[]>();
+    if (shared < messages.length) {
+      const own = new Map([...sums].map(([kind, sum]) => [kind, sum.slice(0, shared)]));
+      let sum = ends.length > 0 ? ends[ends.length - 1] : 0;
+      for (let i = shared; i < messages.length; i++) {
+        const segment = segmentOf(messages[i], i, returned, taskIds);
+        segments.push(segment);
+        ends.push((sum += segment.chars));
+        addKindSum(own, i, segment.kind, segment.chars);
+      }
+      sums = own;
     }
-    const bar = { segments, ends };
+    const bar = { segments, ends, sums };
     // A prefix of what is kept leaves it kept; a longer array, or one that went another way, is kept instead.
     if (!kept || shared < messages.length) kept = { messages, returned, taskIds, bar };
     return bar;
