@@ -1,10 +1,11 @@
+import i18next from 'i18next';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { differences, type Tree } from '../../test/locale-keys';
 import { RecordError, type RecordProblem } from '../run/check';
 import { StorageProblem, type StorageProblemCode } from '../run/store';
 import { DEFAULTS, settingsProblem } from '../settings/model-settings';
 import type { Language } from '../settings/language';
-import { forgetTranslations, loadLanguage, resources, t } from './i18n';
+import { forgetTranslations, loadLanguage, resolvedByI18next, resources, t } from './i18n';
 import { locale } from './language.svelte';
 import { say, sentenceOf } from './sentence';
 
@@ -102,6 +103,56 @@ describe('the locales', () => {
       expect(t('column.messages', { count: 1 })).toBe('1 条消息');
       expect(t('status.failed', { reason: 'boom' })).toBe('失败：boom');
     }
+  });
+});
+
+describe('strings filled in without i18next', () => {
+  it('renumbers a string of plain values without i18next, and still asks it for plurals', () => {
+    forgetTranslations();
+    const before = resolvedByI18next.count;
+    for (let n = 1; n <= 200; n++) expect(t('modelCall.button', { n })).toBe(`Model call ${n}`);
+    expect(resolvedByI18next.count).toBe(before);
+    expect(t('column.messages', { count: 3 })).toBe('3 messages');
+    expect(resolvedByI18next.count).toBe(before + 1);
+  });
+
+  /** Every key of a tree, dotted, with its string. */
+  function strings(node: Tree, prefix = ''): [string, string][] {
+    return Object.entries(node).flatMap(([key, value]) =>
+      typeof value === 'string' ? [[`${prefix}${key}`, value]] : strings(value as Tree, `${prefix}${key}.`),
+    );
+  }
+
+  it('read exactly as i18next says them, for every key of every language, whatever the values', async () => {
+    // A second instance of i18next, set up alone, as the reference.
+    const reference = i18next.createInstance();
+    await reference.init({
+      lng: 'en',
+      fallbackLng: 'en',
+      resources: { en: resources.en, zh: resources.zh!, ja: resources.ja! },
+      interpolation: { escapeValue: false },
+      returnNull: false,
+    });
+    let compared = 0;
+    for (const language of ['en', 'zh', 'ja'] as const) {
+      locale.current = language;
+      forgetTranslations();
+      for (const [key, text] of strings(tree(language))) {
+        if (/_(zero|one|two|few|many|other)$/.test(key)) continue;
+        const names = [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]);
+        for (const values of [
+          Object.fromEntries(names.map((name, i) => [name, 812 + i])),
+          Object.fromEntries(names.map((name) => [name, `<b>${name} & {{x}}</b>`])),
+        ]) {
+          expect(t(key, values), `${language} ${key}`).toBe(reference.t(key, { ...values, lng: language }));
+          compared++;
+        }
+      }
+    }
+    // A value left out reads as i18next leaves it.
+    locale.current = 'en';
+    expect(t('modelCall.button', {})).toBe(reference.t('modelCall.button', { lng: 'en' }));
+    expect(compared).toBeGreaterThan(1000);
   });
 });
 

@@ -77,6 +77,42 @@ export function loadLanguage(language: Language): Promise<void> {
 /** Forgets the translated strings kept so far (after a locale's strings change). */
 export function forgetTranslations(): void {
   memo.clear();
+  templates.clear();
+}
+
+/**
+ * A key's string in a language split at its `{{name}}` values (names at odd places), or null when
+ * it holds anything else for i18next to resolve (plurals, nesting, formats). A scrub renumbers
+ * what it shows on every step ("Model call 812", a column's counts): each new value missed the
+ * memo and went through i18next again, several milliseconds a step on a long record.
+ */
+const templates = new Map<string, readonly string[] | null>();
+
+/** How many strings i18next resolved: counted so that a test can tell a filled template from it. */
+export const resolvedByI18next = { count: 0 };
+const SIMPLE = /^(?:[^{$]|\{(?!\{)|\$(?!t\()|\{\{\w+\}\})*$/;
+
+function template(lng: Language, key: string): readonly string[] | null {
+  const id = `${lng}\u0000${key}`;
+  let parts = templates.get(id);
+  if (parts === undefined) {
+    const own: unknown = i18n.getResource(lng, 'translation', key);
+    const raw = own ?? (lng === 'en' ? undefined : i18n.getResource('en', 'translation', key));
+    parts = typeof raw === 'string' && SIMPLE.test(raw) ? raw.split(/\{\{(\w+)\}\}/) : null;
+    templates.set(id, parts);
+  }
+  return parts;
+}
+
+/** `parts` (see template) with `options`' values in place, or null when one is missing or not plain. */
+function filled(parts: readonly string[], options: TOptions | undefined): string | null {
+  let text = parts[0];
+  for (let i = 1; i < parts.length; i += 2) {
+    const value: unknown = options?.[parts[i]];
+    if (typeof value !== 'string' && typeof value !== 'number') return null;
+    text += String(value) + parts[i + 1];
+  }
+  return text;
 }
 
 /** The translated string for a key such as `prompt.run`, with `{{name}}` values and plural `count`. */
@@ -93,7 +129,10 @@ export function t(key: string, options?: TOptions): string {
   if (id.length > MEMO_ID_MAX) return i18n.t(key, { ...options, lng }) as string;
   let text = memo.get(id);
   if (text === undefined) {
-    text = i18n.t(key, { ...options, lng }) as string;
+    const parts = options?.count === undefined && options?.context === undefined ? template(lng, key) : null;
+    const plain = parts && filled(parts, options);
+    if (plain === null) resolvedByI18next.count++;
+    text = plain ?? (i18n.t(key, { ...options, lng }) as string);
     if (memo.size >= MEMO_MAX) memo.clear();
     memo.set(id, text);
   }
