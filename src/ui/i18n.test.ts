@@ -114,6 +114,11 @@ describe('strings filled in without i18next', () => {
     expect(resolvedByI18next.count).toBe(before);
     expect(t('column.messages', { count: 3 })).toBe('3 messages');
     expect(resolvedByI18next.count).toBe(before + 1);
+    // Numbers written in the language's way, as i18next's formatter writes them.
+    expect(t('column.totalsEstimate', { input: 1_234_567, output: 89 })).toBe(
+      'in ~1,234,567 · out ~89 tokens (estimated)',
+    );
+    expect(resolvedByI18next.count).toBe(before + 1);
   });
 
   /** Every key of a tree, dotted, with its string. */
@@ -139,9 +144,10 @@ describe('strings filled in without i18next', () => {
       forgetTranslations();
       for (const [key, text] of strings(tree(language))) {
         if (/_(zero|one|two|few|many|other)$/.test(key)) continue;
-        const names = [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]);
+        const names = [...text.matchAll(/\{\{(\w+)(?:, \w+)?\}\}/g)].map((m) => m[1]);
         for (const values of [
           Object.fromEntries(names.map((name, i) => [name, 812 + i])),
+          Object.fromEntries(names.map((name, i) => [name, 1_234_567.5 + i])),
           Object.fromEntries(names.map((name) => [name, `<b>${name} & {{x}}</b>`])),
         ]) {
           expect(t(key, values), `${language} ${key}`).toBe(reference.t(key, { ...values, lng: language }));

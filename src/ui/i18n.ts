@@ -81,8 +81,8 @@ export function forgetTranslations(): void {
 }
 
 /**
- * A key's string in a language split at its `{{name}}` values (names at odd places), or null when
- * it holds anything else for i18next to resolve (plurals, nesting, formats). A scrub renumbers
+ * A key's string in a language split at its `{{name}}` and `{{name, number}}` values (at odd
+ * places), or null when it holds anything else for i18next to resolve (nesting, other formats). A scrub renumbers
  * what it shows on every step ("Model call 812", a column's counts): each new value missed the
  * memo and went through i18next again, several milliseconds a step on a long record.
  */
@@ -90,7 +90,7 @@ const templates = new Map<string, readonly string[] | null>();
 
 /** How many strings i18next resolved: counted so that a test can tell a filled template from it. */
 export const resolvedByI18next = { count: 0 };
-const SIMPLE = /^(?:[^{$]|\{(?!\{)|\$(?!t\()|\{\{\w+\}\})*$/;
+const SIMPLE = /^(?:[^{$]|\{(?!\{)|\$(?!t\()|\{\{\w+(?:, number)?\}\})*$/;
 
 function template(lng: Language, key: string): readonly string[] | null {
   const id = `${lng}\u0000${key}`;
@@ -98,19 +98,26 @@ function template(lng: Language, key: string): readonly string[] | null {
   if (parts === undefined) {
     const own: unknown = i18n.getResource(lng, 'translation', key);
     const raw = own ?? (lng === 'en' ? undefined : i18n.getResource('en', 'translation', key));
-    parts = typeof raw === 'string' && SIMPLE.test(raw) ? raw.split(/\{\{(\w+)\}\}/) : null;
+    parts = typeof raw === 'string' && SIMPLE.test(raw) ? raw.split(/\{\{(\w+(?:, number)?)\}\}/) : null;
     templates.set(id, parts);
   }
   return parts;
 }
 
 /** `parts` (see template) with `options`' values in place, or null when one is missing or not plain. */
-function filled(parts: readonly string[], options: TOptions | undefined): string | null {
+function filled(parts: readonly string[], options: TOptions | undefined, lng: Language): string | null {
   let text = parts[0];
   for (let i = 1; i < parts.length; i += 2) {
-    const value: unknown = options?.[parts[i]];
-    if (typeof value !== 'string' && typeof value !== 'number') return null;
-    text += String(value) + parts[i + 1];
+    const [name, format] = parts[i].split(', ');
+    const value: unknown = options?.[name];
+    if (format) {
+      // `{{value, number}}`: the formatter i18next is given above, called as it calls it.
+      if (typeof value !== 'number') return null;
+      text += formatNumber(value, LANGUAGE_TAGS[lng]) + parts[i + 1];
+    } else {
+      if (typeof value !== 'string' && typeof value !== 'number') return null;
+      text += String(value) + parts[i + 1];
+    }
   }
   return text;
 }
@@ -130,7 +137,7 @@ export function t(key: string, options?: TOptions): string {
   let text = memo.get(id);
   if (text === undefined) {
     const parts = options?.count === undefined && options?.context === undefined ? template(lng, key) : null;
-    const plain = parts && filled(parts, options);
+    const plain = parts && filled(parts, options, lng);
     if (plain === null) resolvedByI18next.count++;
     text = plain ?? (i18n.t(key, { ...options, lng }) as string);
     if (memo.size >= MEMO_MAX) memo.clear();
