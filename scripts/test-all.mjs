@@ -3,9 +3,14 @@
  * Runs every check of the project and prints one plain summary line, `N passed, N failed`:
  * type check, lint and format, unit tests (Vitest) and end-to-end tests (Playwright in Chromium).
  * Exits non-zero when anything failed.
+ *
+ * Two lanes run at once before the browser tests, because each of their steps keeps one core busy
+ * at most and the machines it runs on have two: the type check then the unit tests; and lint,
+ * format and the three builds the browser tests serve (dist/, the offline spec's and the
+ * mixed-deploy spec's). Each step's output is printed whole when it ends.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromiumPath } from './built-app.mjs';
@@ -22,17 +27,46 @@ function run(label, command, args, env = {}) {
   return result.status === 0;
 }
 
-function check(label, command, args) {
-  if (run(label, command, args)) passed++;
+/** Runs a step beside another one: its output is kept and printed whole when it ends, with its time. */
+function runKept(label, command, args, env = {}) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { env: { ...process.env, ...env } });
+    const output = [];
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.stderr.on('data', (chunk) => output.push(chunk));
+    child.on('error', (error) => output.push(Buffer.from(`${error.message}\n`)));
+    child.on('close', (code) => {
+      const seconds = Math.round((Date.now() - started) / 1000);
+      console.log(`\n=== ${label}: ${command} ${args.join(' ')} (${seconds} s)`);
+      process.stdout.write(Buffer.concat(output));
+      resolve(code === 0);
+    });
+  });
+}
+
+/** A step that counts as one check. */
+async function check(label, command, args) {
+  if (await runKept(label, command, args)) passed++;
   else {
     failed++;
     failures.push(label);
   }
 }
 
+/** A build the browser tests serve: a failed one counts as a failed check (the specs then build their own). */
+async function build(label, args, env = {}) {
+  const ok = await runKept(label, 'npx', ['vite', 'build', ...args], env);
+  if (!ok) {
+    failed++;
+    failures.push(label);
+  }
+  return ok;
+}
+
 /** Counts test cases from a runner's JSON report (scripts/verdict.mjs says what fails a suite). */
-function suite(label, command, args, report, env, count) {
-  const ok = run(label, command, args, env);
+async function suite(label, command, args, report, env, count, runner = runKept) {
+  const ok = await runner(label, command, args, env);
   const counts = existsSync(report) ? count(JSON.parse(readFileSync(report, 'utf8'))) : null;
   const verdict = suiteVerdict({ ok, counts });
   passed += verdict.passed;
@@ -59,25 +93,50 @@ function ensureChromium() {
 }
 
 ensureChromium();
-check('types', 'npx', ['svelte-check', '--tsconfig', './tsconfig.json', '--threshold', 'error']);
-check('lint', 'npx', ['eslint', '.']);
-check('format', 'npx', ['prettier', '--check', '.']);
 
 const vitestReport = join(out, 'vitest.json');
-suite(
-  'unit',
-  'npx',
-  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`],
-  vitestReport,
-  {},
-  (r) => [r.numPassedTests, r.numFailedTests],
-);
+const offlineBuild = join(out, 'offline-build');
+const secondBuild = join(out, 'mixed-deploy-second');
+const [, builds] = await Promise.all([
+  (async () => {
+    await check('types', 'npx', ['svelte-check', '--tsconfig', './tsconfig.json', '--threshold', 'error']);
+    await suite(
+      'unit',
+      'npx',
+      ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`],
+      vitestReport,
+      {},
+      (r) => [r.numPassedTests, r.numFailedTests],
+    );
+  })(),
+  (async () => {
+    await check('lint', 'npx', ['eslint', '.']);
+    await check('format', 'npx', ['prettier', '--check', '.']);
+    // The same commands playwright.config.ts, e2e/offline.spec.ts and e2e/mixed-deploy.spec.ts run
+    // when no build is handed to them.
+    const env = {};
+    if (await build('build for e2e', ['--mode', 'test', '--logLevel', 'warn'])) env.S04_E2E_BUILT = '1';
+    const quiet = ['--logLevel', 'error', '--emptyOutDir'];
+    if (await build('build for e2e/offline', [...quiet, '--outDir', offlineBuild], { BASE_PATH: '/s04/' }))
+      env.S04_E2E_OFFLINE_BUILD = offlineBuild;
+    const second = ['--config', 'e2e/mixed-deploy.config.ts', ...quiet, '--outDir', secondBuild];
+    if (await build('build for e2e/mixed-deploy', second)) env.S04_E2E_SECOND_BUILD = secondBuild;
+    return env;
+  })(),
+]);
 
 const pwReport = join(out, 'playwright.json');
-suite('e2e', 'npx', ['playwright', 'test'], pwReport, { PW_JSON_OUTPUT: pwReport }, (r) => [
-  r.stats.expected,
-  r.stats.unexpected + r.stats.flaky,
-]);
+await suite(
+  'e2e',
+  'npx',
+  ['playwright', 'test'],
+  pwReport,
+  { PW_JSON_OUTPUT: pwReport, ...builds },
+  (r) => [r.stats.expected, r.stats.unexpected + r.stats.flaky],
+  run,
+);
+rmSync(offlineBuild, { recursive: true, force: true });
+rmSync(secondBuild, { recursive: true, force: true });
 
 if (failures.length) console.log(`\nFailed: ${failures.join(', ')}`);
 console.log(`\n${passed} passed, ${failed} failed`);
