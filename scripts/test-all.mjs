@@ -4,10 +4,11 @@
  * type check, lint and format, unit tests (Vitest) and end-to-end tests (Playwright in Chromium).
  * Exits non-zero when anything failed.
  *
- * Two lanes run at once before the browser tests, because each of their steps keeps one core busy
- * at most and the machines it runs on have two: the type check then the unit tests; and lint,
- * format and the three builds the browser tests serve (dist/, the offline spec's and the
- * mixed-deploy spec's). Each step's output is printed whole when it ends.
+ * Two lanes run at once before the browser tests, because most of their steps keep one core busy
+ * at most and CI machines have two: the format check then the unit tests (the longest step); and
+ * the type check, lint and the three builds the browser tests serve (dist/, the offline spec's
+ * and the mixed-deploy spec's), which Playwright would otherwise make one after the other while a
+ * core waits. Each step's output is printed whole when it ends, with its time.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -99,7 +100,7 @@ const offlineBuild = join(out, 'offline-build');
 const secondBuild = join(out, 'mixed-deploy-second');
 const [, builds] = await Promise.all([
   (async () => {
-    await check('types', 'npx', ['svelte-check', '--tsconfig', './tsconfig.json', '--threshold', 'error']);
+    await check('format', 'npx', ['prettier', '--check', '.']);
     await suite(
       'unit',
       'npx',
@@ -110,8 +111,8 @@ const [, builds] = await Promise.all([
     );
   })(),
   (async () => {
+    await check('types', 'npx', ['svelte-check', '--tsconfig', './tsconfig.json', '--threshold', 'error']);
     await check('lint', 'npx', ['eslint', '.']);
-    await check('format', 'npx', ['prettier', '--check', '.']);
     // The same commands playwright.config.ts, e2e/offline.spec.ts and e2e/mixed-deploy.spec.ts run
     // when no build is handed to them.
     const env = {};
