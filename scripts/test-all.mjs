@@ -4,11 +4,12 @@
  * type check, lint and format, unit tests (Vitest) and end-to-end tests (Playwright in Chromium).
  * Exits non-zero when anything failed.
  *
- * Two lanes run at once before the browser tests, because most of their steps keep one core busy
- * at most and CI machines have two: the format check then the unit tests (the longest step); and
- * the type check, lint and the three builds the browser tests serve (dist/, the offline spec's
- * and the mixed-deploy spec's), which Playwright would otherwise make one after the other while a
- * core waits. Each step's output is printed whole when it ends, with its time.
+ * Two lanes run at once, because the browser tests keep less than one core of the two busy (a
+ * test mostly waits on the page): the three builds the browser tests serve (dist/, the offline
+ * spec's and the mixed-deploy spec's, which Playwright would otherwise make one after the other)
+ * then the browser tests; and beside them the type check, lint, format and the unit tests. The
+ * browser tests print as they go; the other steps' output is printed whole when each ends (after
+ * the browser tests, if they are still going), with its time.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -28,6 +29,30 @@ function run(label, command, args, env = {}) {
   return result.status === 0;
 }
 
+/** Output held back while a step prints as it goes (null when none does). */
+let held = null;
+
+/** Prints a finished step's output now, or after the step printing as it goes. */
+function print(text) {
+  if (held) held.push(text);
+  else process.stdout.write(text);
+}
+
+/** Runs a step that prints as it goes, beside the kept ones (whose output waits for its end). */
+function runLive(label, command, args, env = {}) {
+  console.log(`\n=== ${label}: ${command} ${args.join(' ')}`);
+  held = [];
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+    child.on('error', (error) => console.log(error.message));
+    child.on('close', (code) => {
+      for (const text of held) process.stdout.write(text);
+      held = null;
+      resolve(code === 0);
+    });
+  });
+}
+
 /** Runs a step beside another one: its output is kept and printed whole when it ends, with its time. */
 function runKept(label, command, args, env = {}) {
   const started = Date.now();
@@ -39,8 +64,8 @@ function runKept(label, command, args, env = {}) {
     child.on('error', (error) => output.push(Buffer.from(`${error.message}\n`)));
     child.on('close', (code) => {
       const seconds = Math.round((Date.now() - started) / 1000);
-      console.log(`\n=== ${label}: ${command} ${args.join(' ')} (${seconds} s)`);
-      process.stdout.write(Buffer.concat(output));
+      const header = `\n=== ${label}: ${command} ${args.join(' ')} (${seconds} s)\n`;
+      print(Buffer.concat([Buffer.from(header), ...output]));
       resolve(code === 0);
     });
   });
@@ -96,10 +121,33 @@ function ensureChromium() {
 ensureChromium();
 
 const vitestReport = join(out, 'vitest.json');
+const pwReport = join(out, 'playwright.json');
 const offlineBuild = join(out, 'offline-build');
 const secondBuild = join(out, 'mixed-deploy-second');
-const [, builds] = await Promise.all([
+await Promise.all([
   (async () => {
+    // The same commands playwright.config.ts, e2e/offline.spec.ts and e2e/mixed-deploy.spec.ts run
+    // when no build is handed to them.
+    const env = {};
+    if (await build('build for e2e', ['--mode', 'test', '--logLevel', 'warn'])) env.S04_E2E_BUILT = '1';
+    const quiet = ['--logLevel', 'error', '--emptyOutDir'];
+    if (await build('build for e2e/offline', [...quiet, '--outDir', offlineBuild], { BASE_PATH: '/s04/' }))
+      env.S04_E2E_OFFLINE_BUILD = offlineBuild;
+    const second = ['--config', 'e2e/mixed-deploy.config.ts', ...quiet, '--outDir', secondBuild];
+    if (await build('build for e2e/mixed-deploy', second)) env.S04_E2E_SECOND_BUILD = secondBuild;
+    await suite(
+      'e2e',
+      'npx',
+      ['playwright', 'test'],
+      pwReport,
+      { PW_JSON_OUTPUT: pwReport, ...env },
+      (r) => [r.stats.expected, r.stats.unexpected + r.stats.flaky],
+      runLive,
+    );
+  })(),
+  (async () => {
+    await check('types', 'npx', ['svelte-check', '--tsconfig', './tsconfig.json', '--threshold', 'error']);
+    await check('lint', 'npx', ['eslint', '.']);
     await check('format', 'npx', ['prettier', '--check', '.']);
     await suite(
       'unit',
@@ -110,32 +158,7 @@ const [, builds] = await Promise.all([
       (r) => [r.numPassedTests, r.numFailedTests],
     );
   })(),
-  (async () => {
-    await check('types', 'npx', ['svelte-check', '--tsconfig', './tsconfig.json', '--threshold', 'error']);
-    await check('lint', 'npx', ['eslint', '.']);
-    // The same commands playwright.config.ts, e2e/offline.spec.ts and e2e/mixed-deploy.spec.ts run
-    // when no build is handed to them.
-    const env = {};
-    if (await build('build for e2e', ['--mode', 'test', '--logLevel', 'warn'])) env.S04_E2E_BUILT = '1';
-    const quiet = ['--logLevel', 'error', '--emptyOutDir'];
-    if (await build('build for e2e/offline', [...quiet, '--outDir', offlineBuild], { BASE_PATH: '/s04/' }))
-      env.S04_E2E_OFFLINE_BUILD = offlineBuild;
-    const second = ['--config', 'e2e/mixed-deploy.config.ts', ...quiet, '--outDir', secondBuild];
-    if (await build('build for e2e/mixed-deploy', second)) env.S04_E2E_SECOND_BUILD = secondBuild;
-    return env;
-  })(),
 ]);
-
-const pwReport = join(out, 'playwright.json');
-await suite(
-  'e2e',
-  'npx',
-  ['playwright', 'test'],
-  pwReport,
-  { PW_JSON_OUTPUT: pwReport, ...builds },
-  (r) => [r.stats.expected, r.stats.unexpected + r.stats.flaky],
-  run,
-);
 rmSync(offlineBuild, { recursive: true, force: true });
 rmSync(secondBuild, { recursive: true, force: true });
 
