@@ -7,13 +7,13 @@
  * Two lanes run at once, because the browser tests keep less than one core of the two busy (a
  * test mostly waits on the page): the three builds the browser tests serve (dist/, the offline
  * spec's and the mixed-deploy spec's, which Playwright would otherwise make one after the other)
- * then the browser tests; and beside them the type check, lint, format and the unit tests. The
- * browser tests print as they go; the other steps' output is printed whole when each ends (after
+ * then the browser tests; and beside them, at a lower priority, the type check, lint, format and
+ * the unit tests. The browser tests print as they go; the other steps' output is printed whole when each ends (after
  * the browser tests, if they are still going), with its time.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromiumPath } from './built-app.mjs';
 import { suiteVerdict } from './verdict.mjs';
@@ -53,11 +53,16 @@ function runLive(label, command, args, env = {}) {
   });
 }
 
-/** Runs a step beside another one: its output is kept and printed whole when it ends, with its time. */
-function runKept(label, command, args, env = {}) {
+/**
+ * Runs a step beside another one: its output is kept and printed whole when it ends, with its time.
+ * A step `beside` the browser tests runs at a lower priority (nice 10, inherited by the processes
+ * it starts): it takes the core they leave, never their time, and their timeouts stay as they are.
+ */
+function runKept(label, command, args, env = {}, { beside = false } = {}) {
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(command, args, { env: { ...process.env, ...env } });
+    if (beside && child.pid) setPriority(child.pid, 10);
     const output = [];
     child.stdout.on('data', (chunk) => output.push(chunk));
     child.stderr.on('data', (chunk) => output.push(chunk));
@@ -73,7 +78,7 @@ function runKept(label, command, args, env = {}) {
 
 /** A step that counts as one check. */
 async function check(label, command, args) {
-  if (await runKept(label, command, args)) passed++;
+  if (await runKept(label, command, args, {}, { beside: true })) passed++;
   else {
     failed++;
     failures.push(label);
@@ -92,7 +97,7 @@ async function build(label, args, env = {}) {
 
 /** Counts test cases from a runner's JSON report (scripts/verdict.mjs says what fails a suite). */
 async function suite(label, command, args, report, env, count, runner = runKept) {
-  const ok = await runner(label, command, args, env);
+  const ok = await runner(label, command, args, env, { beside: true });
   const counts = existsSync(report) ? count(JSON.parse(readFileSync(report, 'utf8'))) : null;
   const verdict = suiteVerdict({ ok, counts });
   passed += verdict.passed;
