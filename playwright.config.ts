@@ -4,6 +4,8 @@ import { chromiumLaunchOptions } from './scripts/built-app.mjs';
 const PORT = Number(process.env.E2E_PORT ?? 41731);
 /** The mock Messages API's port; the specs read the same variable. */
 const MOCK_API_PORT = Number(process.env.MOCK_API_PORT ?? 41801);
+/** dist/'s build, unless scripts/test-all.mjs made it already, beside the unit tests (S04_E2E_BUILT=1). */
+const BUILD = process.env.S04_E2E_BUILT === '1' ? '' : 'npx vite build --mode test --logLevel warn && ';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -41,7 +43,7 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: `npx vite build --mode test --logLevel warn && npx vite preview --port ${PORT} --strictPort --host 127.0.0.1`,
+      command: `${BUILD}npx vite preview --port ${PORT} --strictPort --host 127.0.0.1`,
       url: `http://127.0.0.1:${PORT}`,
       reuseExistingServer: !process.env.CI,
       timeout: 600_000, // a build on a busy two-core machine takes minutes

@@ -10,7 +10,8 @@
  *
  * Served by scripts/serve-static.mjs with the isolation headers (so the page does not reload to
  * become isolated): first dist/ (playwright.config.ts builds it), then a second build made here
- * (e2e/mixed-deploy.config.ts: one line more in the page's entry).
+ * (e2e/mixed-deploy.config.ts: one line more in the page's entry), or handed over by
+ * scripts/test-all.mjs in S04_E2E_SECOND_BUILD.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -28,12 +29,14 @@ let server: Awaited<ReturnType<typeof serveStatic>>;
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   work = mkdtempSync(join(tmpdir(), 's04-mixed-deploy-'));
-  second = join(work, 'second');
-  execFileSync(
-    'npx',
-    ['vite', 'build', '--config', 'e2e/mixed-deploy.config.ts', '--logLevel', 'error', '--outDir', second],
-    { stdio: ['ignore', 'ignore', 'inherit'] }, // errors only
-  );
+  // scripts/test-all.mjs makes this build beside the unit tests, with the same command.
+  second = process.env.S04_E2E_SECOND_BUILD ?? join(work, 'second');
+  if (!process.env.S04_E2E_SECOND_BUILD)
+    execFileSync(
+      'npx',
+      ['vite', 'build', '--config', 'e2e/mixed-deploy.config.ts', '--logLevel', 'error', '--outDir', second],
+      { stdio: ['ignore', 'ignore', 'inherit'] }, // errors only
+    );
   server = await serveStatic({ dir: FIRST, isolation: true });
 });
 

@@ -4,8 +4,9 @@
  * service worker (src/service-worker/service-worker.ts) makes the page cross-origin isolated, keeps it
  * for offline use, and offers a new deploy without mixing it into the page in use.
  *
- * One build for the file, made here (the other specs use `vite preview` of dist/). The server
- * listens on SW_E2E_PORT, or any free port; each test's browser context starts with no worker.
+ * One build for the file, made here or handed over by scripts/test-all.mjs in S04_E2E_OFFLINE_BUILD
+ * (the other specs use `vite preview` of dist/). The server listens on SW_E2E_PORT, or any free
+ * port; each test's browser context starts with no worker.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,11 +31,13 @@ let server: Awaited<ReturnType<typeof serveStatic>>;
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   work = mkdtempSync(join(tmpdir(), 's04-offline-'));
-  build = join(work, 'build-1');
-  execFileSync('npx', ['vite', 'build', '--logLevel', 'error', '--outDir', build, '--emptyOutDir'], {
-    env: { ...process.env, BASE_PATH: BASE },
-    stdio: ['ignore', 'ignore', 'inherit'], // errors only
-  });
+  // scripts/test-all.mjs makes this build beside the unit tests, with the same command.
+  build = process.env.S04_E2E_OFFLINE_BUILD ?? join(work, 'build-1');
+  if (!process.env.S04_E2E_OFFLINE_BUILD)
+    execFileSync('npx', ['vite', 'build', '--logLevel', 'error', '--outDir', build, '--emptyOutDir'], {
+      env: { ...process.env, BASE_PATH: BASE },
+      stdio: ['ignore', 'ignore', 'inherit'], // errors only
+    });
   server = await serve();
 });
 

@@ -3,9 +3,17 @@
  * Runs every check of the project and prints one plain summary line, `N passed, N failed`:
  * type check, lint and format, unit tests (Vitest) and end-to-end tests (Playwright in Chromium).
  * Exits non-zero when anything failed.
+ *
+ * The type check, lint, format and the three builds the browser tests serve (dist/, the offline
+ * spec's and the mixed-deploy spec's, which Playwright would otherwise make one after the other)
+ * run in two lanes at once: none of them is timed, and each keeps about one core of two busy.
+ * Their output is printed whole when each ends, with its time. The unit tests and the browser
+ * tests then run alone, each as before: some of their tests are bounded in time (a command's
+ * timeout, a test's), and on a CI run where the unit tests shared the two cores with the browser
+ * tests, seven unit tests and two browser tests ran out of time.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromiumPath } from './built-app.mjs';
@@ -22,12 +30,41 @@ function run(label, command, args, env = {}) {
   return result.status === 0;
 }
 
-function check(label, command, args) {
-  if (run(label, command, args)) passed++;
+/** Runs a step beside another one: its output is kept and printed whole when it ends, with its time. */
+function runKept(label, command, args, env = {}) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { env: { ...process.env, ...env } });
+    const output = [];
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.stderr.on('data', (chunk) => output.push(chunk));
+    child.on('error', (error) => output.push(Buffer.from(`${error.message}\n`)));
+    child.on('close', (code) => {
+      const seconds = Math.round((Date.now() - started) / 1000);
+      console.log(`\n=== ${label}: ${command} ${args.join(' ')} (${seconds} s)`);
+      process.stdout.write(Buffer.concat(output));
+      resolve(code === 0);
+    });
+  });
+}
+
+/** A step that counts as one check. */
+async function check(label, command, args) {
+  if (await runKept(label, command, args)) passed++;
   else {
     failed++;
     failures.push(label);
   }
+}
+
+/** A build the browser tests serve: a failed one counts as a failed check (the specs then build their own). */
+async function build(label, args, env = {}) {
+  const ok = await runKept(label, 'npx', ['vite', 'build', ...args], env);
+  if (!ok) {
+    failed++;
+    failures.push(label);
+  }
+  return ok;
 }
 
 /** Counts test cases from a runner's JSON report (scripts/verdict.mjs says what fails a suite). */
@@ -59,9 +96,34 @@ function ensureChromium() {
 }
 
 ensureChromium();
-check('types', 'npx', ['svelte-check', '--tsconfig', './tsconfig.json', '--threshold', 'error']);
-check('lint', 'npx', ['eslint', '.']);
-check('format', 'npx', ['prettier', '--check', '.']);
+
+const offlineBuild = join(out, 'offline-build');
+const secondBuild = join(out, 'mixed-deploy-second');
+// The same commands playwright.config.ts, e2e/offline.spec.ts and e2e/mixed-deploy.spec.ts run
+// when no build is handed to them.
+const quiet = ['--logLevel', 'error', '--emptyOutDir'];
+const handed = Object.assign(
+  {},
+  ...(await Promise.all([
+    (async () => {
+      await check('types', 'npx', ['svelte-check', '--tsconfig', './tsconfig.json', '--threshold', 'error']);
+      const second = ['--config', 'e2e/mixed-deploy.config.ts', ...quiet, '--outDir', secondBuild];
+      return {
+        ...((await build('build for e2e', ['--mode', 'test', '--logLevel', 'warn'])) && {
+          S04_E2E_BUILT: '1',
+        }),
+        ...((await build('build for e2e/mixed-deploy', second)) && { S04_E2E_SECOND_BUILD: secondBuild }),
+      };
+    })(),
+    (async () => {
+      await check('lint', 'npx', ['eslint', '.']);
+      await check('format', 'npx', ['prettier', '--check', '.']);
+      const offline = [...quiet, '--outDir', offlineBuild];
+      const built = await build('build for e2e/offline', offline, { BASE_PATH: '/s04/' });
+      return built ? { S04_E2E_OFFLINE_BUILD: offlineBuild } : {};
+    })(),
+  ])),
+);
 
 const vitestReport = join(out, 'vitest.json');
 suite(
@@ -74,10 +136,12 @@ suite(
 );
 
 const pwReport = join(out, 'playwright.json');
-suite('e2e', 'npx', ['playwright', 'test'], pwReport, { PW_JSON_OUTPUT: pwReport }, (r) => [
+suite('e2e', 'npx', ['playwright', 'test'], pwReport, { PW_JSON_OUTPUT: pwReport, ...handed }, (r) => [
   r.stats.expected,
   r.stats.unexpected + r.stats.flaky,
 ]);
+rmSync(offlineBuild, { recursive: true, force: true });
+rmSync(secondBuild, { recursive: true, force: true });
 
 if (failures.length) console.log(`\nFailed: ${failures.join(', ')}`);
 console.log(`\n${passed} passed, ${failed} failed`);
