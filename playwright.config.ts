@@ -4,7 +4,7 @@ import { chromiumLaunchOptions } from './scripts/built-app.mjs';
 const PORT = Number(process.env.E2E_PORT ?? 41731);
 /** The mock Messages API's port; the specs read the same variable. */
 const MOCK_API_PORT = Number(process.env.MOCK_API_PORT ?? 41801);
-/** dist/'s build, unless scripts/test-all.mjs made it already, beside the unit tests (S04_E2E_BUILT=1). */
+/** dist/'s build, unless scripts/test-all.mjs made it already, beside the type check (S04_E2E_BUILT=1). */
 const BUILD = process.env.S04_E2E_BUILT === '1' ? '' : 'npx vite build --mode test --logLevel warn && ';
 
 export default defineConfig({

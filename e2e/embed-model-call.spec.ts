@@ -4,29 +4,12 @@
  * the tools offered, list `Messages sent`, the request body), read from the shared run at its step;
  * the dialog's code is fetched only on the way to a first click, and Escape gives the focus back.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { FrameLocator, Locator, Page } from '@playwright/test';
-import { expect, open, PROMPTS, runSample, subagentRegion, test, Watch } from './fixtures';
+import { expect, open, PROMPTS, runSample, subagentRegion, test, Watch, slideHost } from './fixtures';
 
-/** Another origin on this machine: a slide holding the embed in a 640x360 iframe. */
-let server: Server;
-let hostOrigin: string;
+/** The slide holding the embed, on another origin of this machine. */
 let embedded = '';
-
-test.beforeAll(async () => {
-  server = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(
-      `<!doctype html><title>A slide</title><h1>A slide</h1>` +
-        `<iframe src="${embedded.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" width="640" height="360" style="border: 0" title="The s04 run"></iframe>`,
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  hostOrigin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-
-test.afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+const slide = slideHost(() => embedded);
 
 type Screen = Page | FrameLocator;
 
@@ -77,7 +60,7 @@ test('in an embed, Model call 1 of the parent and of a subagent shows what it re
   await watch.install();
   const scripts: string[] = [];
   host.on('request', (request) => scripts.push(new URL(request.url()).pathname));
-  await host.goto(`${hostOrigin}/`);
+  await host.goto(`${slide.origin()}/`);
   const frame = host.frameLocator('iframe');
   await expect(
     frame.getByRole('main', { name: 'A run of the s04 subagent playground, read-only' }),

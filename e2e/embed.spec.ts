@@ -3,29 +3,12 @@
  * linked step, the step bar and a link to the whole playground; no settings, no prompt, and no
  * sandbox, worker or service worker started for it.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
-import { expect, open, PROMPTS, runSample, subagentRegion, test, Watch } from './fixtures';
+import { expect, open, PROMPTS, runSample, subagentRegion, test, Watch, slideHost } from './fixtures';
 
-/** Another origin on this machine: a page holding the embed in a 640x360 iframe. */
-let server: Server;
-let hostOrigin: string;
+/** The slide holding the embed, on another origin of this machine. */
 let embedded = '';
-
-test.beforeAll(async () => {
-  server = createServer((request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(
-      `<!doctype html><title>A slide</title><h1>A slide</h1>` +
-        `<iframe src="${embedded.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" width="640" height="360" style="border: 0" title="The s04 run"></iframe>`,
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  hostOrigin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-
-test.afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+const slide = slideHost(() => embedded);
 
 /** The parent's messages on screen, as text. */
 const parentTexts = (page: Page) =>
@@ -54,7 +37,7 @@ test('a shared run plays inside an iframe of another origin at 640x360, with not
   host.on('worker', () => workers++);
   const asked: string[] = [];
   host.on('request', (request) => asked.push(new URL(request.url()).pathname));
-  await host.goto(`${hostOrigin}/`);
+  await host.goto(`${slide.origin()}/`);
   const frame = host.frameLocator('iframe');
   const run = frame.getByRole('main', { name: 'A run of the s04 subagent playground, read-only' });
   await expect(run).toBeVisible();

@@ -1,4 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
@@ -303,4 +305,27 @@ export async function callWorker<T>(
       }),
     { global, method, args },
   );
+}
+
+/**
+ * Another origin on this machine: a slide (`/`) holding `embedded()` in a 640x360 iframe, served
+ * for the spec's tests. Returns the slide's origin, once the spec's first test starts.
+ */
+export function slideHost(embedded: () => string): { origin: () => string } {
+  let server: Server;
+  let origin = '';
+  test.beforeAll(async () => {
+    server = createServer((_request, response) => {
+      const src = embedded().replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(
+        `<!doctype html><title>A slide</title><h1>A slide</h1>` +
+          `<iframe src="${src}" width="640" height="360" style="border: 0" title="The s04 run"></iframe>`,
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  test.afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { origin: () => origin };
 }

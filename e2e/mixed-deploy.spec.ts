@@ -29,7 +29,7 @@ let server: Awaited<ReturnType<typeof serveStatic>>;
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   work = mkdtempSync(join(tmpdir(), 's04-mixed-deploy-'));
-  // scripts/test-all.mjs makes this build beside the unit tests, with the same command.
+  // scripts/test-all.mjs makes this build beside the type check and lint, with the same command.
   second = process.env.S04_E2E_SECOND_BUILD ?? join(work, 'second');
   if (!process.env.S04_E2E_SECOND_BUILD)
     execFileSync(

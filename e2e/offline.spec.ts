@@ -31,7 +31,7 @@ let server: Awaited<ReturnType<typeof serveStatic>>;
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   work = mkdtempSync(join(tmpdir(), 's04-offline-'));
-  // scripts/test-all.mjs makes this build beside the unit tests, with the same command.
+  // scripts/test-all.mjs makes this build beside the type check and lint, with the same command.
   build = process.env.S04_E2E_OFFLINE_BUILD ?? join(work, 'build-1');
   if (!process.env.S04_E2E_OFFLINE_BUILD)
     execFileSync('npx', ['vite', 'build', '--logLevel', 'error', '--outDir', build, '--emptyOutDir'], {

@@ -54,7 +54,7 @@ import { viewerBench } from './viewer-bench.mjs';
 import { sessionBench } from './session-bench.mjs';
 import { modelCallBench } from './model-call-bench.mjs';
 import { fanoutBench } from './fanout-bench.mjs';
-import { bigShapes, shapeTargets } from './shapes-bench.mjs';
+import { bigShapes, SCRUB_SCRIPT, shapeTargets } from './shapes-bench.mjs';
 import { liveWorkerTargets } from './worker-targets.mjs';
 
 const PORT = Number(process.env.BENCH_PORT ?? 41732);
@@ -452,6 +452,7 @@ if (ONLY === 'session') {
   results.languageSwitchMs = { ...summary(switches), first: round(switches[0]) };
 
   console.log('bench: the 10,000-event record');
+  await page.evaluate(SCRUB_SCRIPT);
   // 5. A record of 10,000 events (1,000 parent messages, 5 MB of tool output), exported and opened
   // again: the time to open it, to replay it to any step, to scrub it, and to scroll its array.
   const big = await page.evaluate(async (json) => {
@@ -483,16 +484,7 @@ if (ONLY === 'session') {
     }
 
     // Scrub: a new step every frame, back and forth across the whole record, drawn each time.
-    const scrubFrames = [];
-    let last = performance.now();
-    for (let i = 0; i < 120; i++) {
-      const x = i < 60 ? i / 59 : (119 - i) / 59;
-      playground.stepTo(Math.round(x * steps));
-      await frame();
-      const now = performance.now();
-      scrubFrames.push(now - last);
-      last = now;
-    }
+    const scrubFrames = await window.__scrub(playground, steps);
 
     // Scroll the end's array of 1,000 messages.
     playground.stepTo(steps);
@@ -504,7 +496,7 @@ if (ONLY === 'session') {
     );
     if (!scroller) throw new Error('no scrollable list in the parent region');
     const frames = [];
-    last = performance.now();
+    let last = performance.now();
     const stepPx = scroller.scrollHeight / 240;
     for (let i = 0; i < 240; i++) {
       scroller.scrollTop += stepPx;

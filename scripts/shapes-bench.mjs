@@ -12,6 +12,24 @@ const median = (values) => {
 };
 const round = (n) => Math.round(n * 10) / 10;
 
+/** A scrub: a new step every frame, back and forth across the whole record, drawn each time; each frame's time. */
+async function scrub(playground, steps) {
+  const frames = [];
+  let last = performance.now();
+  for (let i = 0; i < 120; i++) {
+    const x = i < 60 ? i / 59 : (119 - i) / 59;
+    playground.stepTo(Math.round(x * steps));
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    const now = performance.now();
+    frames.push(now - last);
+    last = now;
+  }
+  return frames;
+}
+
+/** Gives a page `window.__scrub(playground, steps)` (see scrub): `await page.evaluate(SCRUB_SCRIPT)`. */
+export const SCRUB_SCRIPT = `window.__scrub = ${scrub.toString()}`;
+
 /**
  * A record shape's budgets (#23): it opens in a second, and stepping through it keeps the step
  * budgets of the 10,000-event record: a replay to any step in 50 ms, a scrub at 30 frames a second.
@@ -37,6 +55,7 @@ export async function bigShapes(browser, url) {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(`${url}/?speed=instant`);
     await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
+    await page.evaluate(SCRUB_SCRIPT);
     const measured = await page.evaluate(
       async ({ json, name }) => {
         const playground = window.__s04;
@@ -59,18 +78,8 @@ export async function bigShapes(browser, url) {
           await frame();
           stepMs.push(performance.now() - start);
         }
-        // Scrub: a new step every frame, back and forth across the whole record, drawn each time
-        // (as the 10,000-event record is scrubbed: its budget is 30 frames a second).
-        const scrubFrames = [];
-        let last = performance.now();
-        for (let i = 0; i < 120; i++) {
-          const x = i < 60 ? i / 59 : (119 - i) / 59;
-          playground.stepTo(Math.round(x * steps));
-          await frame();
-          const now = performance.now();
-          scrubFrames.push(now - last);
-          last = now;
-        }
+        // As the 10,000-event record is scrubbed: its budget is 30 frames a second.
+        const scrubFrames = await window.__scrub(playground, steps);
         // Replay to a step as computation alone, from a fresh replay each time (budget 50 ms).
         const coldMs = [];
         const record = playground.opened.record;
