@@ -5,11 +5,10 @@
  * the dialog's code is fetched only on the way to a first click, and Escape gives the focus back.
  */
 import type { FrameLocator, Locator, Page } from '@playwright/test';
-import { expect, open, PROMPTS, runSample, subagentRegion, test, Watch, slideHost } from './fixtures';
+import { expect, open, PROMPTS, runSample, subagentRegion, test, slideHost } from './fixtures';
 
 /** The slide holding the embed, on another origin of this machine. */
-let embedded = '';
-const slide = slideHost(() => embedded);
+const slide = slideHost();
 
 type Screen = Page | FrameLocator;
 
@@ -50,14 +49,7 @@ test('in an embed, Model call 1 of the parent and of a subagent shows what it re
     await page.keyboard.press('Escape');
     await expect(dialog(page)).toBeHidden();
   }
-  await page.getByRole('button', { name: 'Copy link' }).click();
-  const link = await page.getByRole('textbox', { name: 'Link to this step' }).inputValue();
-  embedded = link.replace('/?', '/?embed=1&');
-
-  const fresh = await browser.newContext({ viewport: { width: 800, height: 600 } });
-  const host = await fresh.newPage();
-  const watch = new Watch(host);
-  await watch.install();
+  const { host, watch, context: fresh } = await slide.embed(browser, page);
   const scripts: string[] = [];
   host.on('request', (request) => scripts.push(new URL(request.url()).pathname));
   await host.goto(`${slide.origin()}/`);

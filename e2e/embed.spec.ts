@@ -4,11 +4,10 @@
  * sandbox, worker or service worker started for it.
  */
 import type { Page } from '@playwright/test';
-import { expect, open, PROMPTS, runSample, subagentRegion, test, Watch, slideHost } from './fixtures';
+import { expect, open, PROMPTS, runSample, subagentRegion, test, slideHost } from './fixtures';
 
 /** The slide holding the embed, on another origin of this machine. */
-let embedded = '';
-const slide = slideHost(() => embedded);
+const slide = slideHost();
 
 /** The parent's messages on screen, as text. */
 const parentTexts = (page: Page) =>
@@ -25,14 +24,7 @@ test('a shared run plays inside an iframe of another origin at 640x360, with not
   const step = Math.floor(Number(await slider.getAttribute('max')) / 2);
   await slider.fill(String(step));
   const shown = await parentTexts(page);
-  await page.getByRole('button', { name: 'Copy link' }).click();
-  const link = await page.getByRole('textbox', { name: 'Link to this step' }).inputValue();
-  embedded = link.replace('/?', '/?embed=1&');
-
-  const fresh = await browser.newContext({ viewport: { width: 800, height: 600 } });
-  const host = await fresh.newPage();
-  const watch = new Watch(host);
-  await watch.install();
+  const { host, watch, context: fresh, link } = await slide.embed(browser, page);
   let workers = 0;
   host.on('worker', () => workers++);
   const asked: string[] = [];

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
+import { test as base, expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
 
 export const PROMPTS = {
   framework: 'Use a subtask to find what testing framework this project uses',
@@ -308,15 +308,24 @@ export async function callWorker<T>(
 }
 
 /**
- * Another origin on this machine: a slide (`/`) holding `embedded()` in a 640x360 iframe, served
- * for the spec's tests. Returns the slide's origin, once the spec's first test starts.
+ * Another origin on this machine: a slide (`/`) holding an embed in a 640x360 iframe, served for
+ * the spec's tests. `embed` copies the link of the step a page shows (Copy link) as the embed's
+ * address (`link` is the copied one) and gives a fresh context's page, watched, ready to open the
+ * slide at `origin()`.
  */
-export function slideHost(embedded: () => string): { origin: () => string } {
+export function slideHost(): {
+  origin: () => string;
+  embed: (
+    browser: Browser,
+    page: Page,
+  ) => Promise<{ host: Page; watch: Watch; context: BrowserContext; link: string }>;
+} {
   let server: Server;
   let origin = '';
+  let embedded = '';
   test.beforeAll(async () => {
     server = createServer((_request, response) => {
-      const src = embedded().replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+      const src = embedded.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       response.end(
         `<!doctype html><title>A slide</title><h1>A slide</h1>` +
@@ -327,5 +336,17 @@ export function slideHost(embedded: () => string): { origin: () => string } {
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   test.afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { origin: () => origin };
+  return {
+    origin: () => origin,
+    async embed(browser, page) {
+      await page.getByRole('button', { name: 'Copy link' }).click();
+      const link = await page.getByRole('textbox', { name: 'Link to this step' }).inputValue();
+      embedded = link.replace('/?', '/?embed=1&');
+      const context = await browser.newContext({ viewport: { width: 800, height: 600 } });
+      const host = await context.newPage();
+      const watch = new Watch(host);
+      await watch.install();
+      return { host, watch, context, link };
+    },
+  };
 }
