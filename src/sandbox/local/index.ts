@@ -124,7 +124,7 @@ export class LocalSandbox implements Sandbox, ByteReader {
     // The regular-expression engine comes beside them, not before them: `c --help` uses none.
     const engine = regexEngine();
     const first = await Promise.all(
-      WARM_FIRST.map((command) => this.#exec(`${command} --help >/dev/null 2>&1; true`, options)),
+      WARM_FIRST.map((command) => this.execNow(`${command} --help >/dev/null 2>&1; true`, options)),
     );
     await engine;
     if (signal?.aborted || first.some((result) => result.exitCode !== 0)) return false;
@@ -136,11 +136,11 @@ export class LocalSandbox implements Sandbox, ByteReader {
   /** Runs one command in its own Bash, in `workdir`, attributed to `options.agent`. */
   async exec(command: string, options: ExecOptions): Promise<ExecResult> {
     await regexEngine();
-    return this.#exec(command, options);
+    return this.execNow(command, options);
   }
 
-  /** exec, without waiting for the regular-expression engine: for commands that use none. */
-  async #exec(command: string, options: ExecOptions): Promise<ExecResult> {
+  /** exec, without waiting for the regular-expression engine: for commands that use none (`ls --help`). */
+  async execNow(command: string, options: ExecOptions): Promise<ExecResult> {
     if (this.#disposed) throw new Error('The sandbox has been disposed');
     const { timeoutMs, signal, agent = 'user' } = options;
     if (signal?.aborted) return { stdout: '', stderr: '', exitCode: EXIT_STOPPED, timedOut: false };
