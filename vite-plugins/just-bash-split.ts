@@ -96,6 +96,43 @@ function withoutNodeModuleProbe(code: string): string {
   return code.replace(probe[0], `var ${probe[1]}=null;`);
 }
 
+/** The file this tree imports the engine's loader from; in Node it has nothing to load. */
+const REGEX_ENGINE_MODULE = fileURLToPath(new URL('../src/sandbox/regex-engine.ts', import.meta.url));
+/** The name under which the shell's module exports the engine's loader (added below). */
+const LOAD_REGEX = '__s04LoadRegexEngine';
+
+/**
+ * The shell's core imports RE2 (re2js, its regular-expression engine: 179 KB of the sandbox's
+ * 736 KB script, 46 KB brotli, 0.23 s at 1.6 Mbps) statically, but only calls it while a command
+ * runs: a glob, `${x#pattern}`, `[[ =~ ]]`, `case`. So the core imports it dynamically here, and
+ * the sandbox is ready without it: `regexEngine()` (src/sandbox/regex-engine.ts, which becomes
+ * LOAD_REGEX in the browser) is awaited before every command. The commands that use it (grep,
+ * sed, awk...) keep their static imports of its chunk, which is now a chunk of its own.
+ */
+function withLazyRegexEngine(code: string): string {
+  const dir = `${BUNDLE_DIR}chunks/`;
+  const engine = readdirSync(dir).find(
+    (name) => name.endsWith('.js') && readFileSync(dir + name, 'utf8').includes('re2js/build/'),
+  );
+  const imported = /import\{a as ([\w$]+)\}from"(\.\/chunks\/[\w-]+\.js)";/g;
+  const found = engine && [...code.matchAll(imported)].find((match) => match[2] === `./chunks/${engine}`);
+  const factory = engine && /export\{([\w$]+) as a[,}]/.exec(readFileSync(dir + engine, 'utf8'));
+  if (!found || !factory || !readFileSync(dir + engine!, 'utf8').includes(`function ${factory[1]}(`)) {
+    throw new Error(
+      "just-bash-split: just-bash's core no longer imports RE2's factory as one function; see withLazyRegexEngine",
+    );
+  }
+  const [statement, name, path] = found;
+  const lazy =
+    `var __s04Re2,__s04Re2Loading;` +
+    // A load that failed (the network dropped) is tried again by the next command.
+    `function ${LOAD_REGEX}(){return __s04Re2Loading??=import(${JSON.stringify(path)})` +
+    `.then(function(m){__s04Re2=m},function(e){__s04Re2Loading=void 0;throw e})}` +
+    `function ${name}(){if(!__s04Re2)throw new Error("just-bash: the regular-expression engine is not loaded yet");` +
+    `return __s04Re2.a.apply(this,arguments)}`;
+  return `${code.replace(statement, lazy)}\nexport{${LOAD_REGEX}};`;
+}
+
 function assertPatched(): void {
   const dir = `${BUNDLE_DIR}chunks/`;
   const unpatched = readdirSync(dir).filter(
@@ -125,7 +162,11 @@ export function justBashSplit(): Plugin {
       return NODE_STUB + source;
     },
     transform(code, id) {
-      return id === ESM_ENTRY ? { code: withoutNodeModuleProbe(code), map: null } : null;
+      if (id === REGEX_ENGINE_MODULE) {
+        return { code: `export { ${LOAD_REGEX} as regexEngine } from 'just-bash';`, map: null };
+      }
+      if (id !== ESM_ENTRY) return null;
+      return { code: withLazyRegexEngine(withoutNodeModuleProbe(code)), map: null };
     },
     load(id) {
       if (id === UNREACHABLE_ID) return 'export default {};';

@@ -223,6 +223,8 @@ export class AgentWorkers {
 
   /** Runs one prompt in the parent's worker; resolves when it is over, or rejects with why. */
   async runParent(request: ParentRunRequest, sandbox: MessagePort, handlers: AgentHandlers): Promise<void> {
+    // Not beside the script's fetch ahead: the worker would fetch it a second time, sharing the link.
+    if (!this.#parent) await agentScriptFetched();
     this.startParent();
     const { api, failure } = this.#parent!;
     // Its messages came as events: what the run resolves with is not read.

@@ -4,13 +4,17 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 const loadLanguage = vi.fn((_language: string) => Promise.resolve());
 vi.mock('./i18n', () => ({ loadLanguage, t: (key: string) => key }));
 
+// The agents' script fetched ahead (src/page/agent-workers.ts), in when a test says so.
+let scriptIn = () => {};
+const agentScriptFetched = vi.fn(() => new Promise<void>((resolve) => (scriptIn = resolve)));
+vi.mock('../page/agent-workers', () => ({ agentScriptFetched }));
+
 const { AHEAD_AFTER_MS, Warmup } = await import('./warmup.svelte');
 type WarmupArgs = ConstructorParameters<typeof Warmup>;
 
 /** A warm-up over a sandbox that boots at once, with a run under way while `running.now`. */
-function warmup(running: { now: boolean }) {
+function warmup(running: { now: boolean }, conversation = { warm: () => {} }) {
   const sandbox = { boot: () => Promise.resolve(), offline: true, pythonUsed: false, pythonSettled: false };
-  const conversation = { warm: () => {} };
   return new Warmup(
     { sample: 'typescript' } as WarmupArgs[0],
     sandbox as unknown as WarmupArgs[1],
@@ -50,5 +54,26 @@ describe('Warmup: what is fetched ahead for later (the other languages)', () => 
     expect(loadLanguage).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(3000);
     expect(loadLanguage).toHaveBeenCalled();
+  });
+});
+
+describe("Warmup: the agents' workers started ahead", () => {
+  it("start once the agents' script fetched ahead is in, not beside its download", async () => {
+    const conversation = { warm: vi.fn() };
+    await warmup({ now: false }, conversation).start();
+    await Promise.resolve();
+    expect(conversation.warm).not.toHaveBeenCalled();
+    scriptIn();
+    await vi.waitFor(() => expect(conversation.warm).toHaveBeenCalledOnce());
+  });
+
+  it('leave the workers to a run clicked before the script was in', async () => {
+    const running = { now: false };
+    const conversation = { warm: vi.fn() };
+    await warmup(running, conversation).start();
+    running.now = true;
+    scriptIn();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(conversation.warm).not.toHaveBeenCalled();
   });
 });

@@ -30,6 +30,7 @@ import {
 } from '../runtimes';
 import type { PythonHost } from '../runtimes/python-host';
 import { isWithin, normalize, osError, parentOf, writeText } from '../paths';
+import { regexEngine } from '../regex-engine';
 import { SHELL_COMMANDS, normalizeGrepArgs, normalizeXargsArgs } from '../shell-args';
 import {
   sliceOf,
@@ -120,9 +121,12 @@ export class LocalSandbox implements Sandbox, ByteReader {
     const options = { timeoutMs: 10_000, signal };
     // At once: each command's code is its own chunk, and some import another; one after another,
     // on a slow network (150 ms a round trip) the first run found only ls, cat and find loaded.
+    // The regular-expression engine comes beside them, not before them: `c --help` uses none.
+    const engine = regexEngine();
     const first = await Promise.all(
-      WARM_FIRST.map((command) => this.exec(`${command} --help >/dev/null 2>&1; true`, options)),
+      WARM_FIRST.map((command) => this.execNow(`${command} --help >/dev/null 2>&1; true`, options)),
     );
+    await engine;
     if (signal?.aborted || first.some((result) => result.exitCode !== 0)) return false;
     const script = `for c in ${WARM_THEN}; do "$c" --help; done >/dev/null 2>&1; true`;
     const result = await this.exec(script, options);
@@ -131,6 +135,12 @@ export class LocalSandbox implements Sandbox, ByteReader {
 
   /** Runs one command in its own Bash, in `workdir`, attributed to `options.agent`. */
   async exec(command: string, options: ExecOptions): Promise<ExecResult> {
+    await regexEngine();
+    return this.execNow(command, options);
+  }
+
+  /** exec, without waiting for the regular-expression engine: for commands that use none (`ls --help`). */
+  async execNow(command: string, options: ExecOptions): Promise<ExecResult> {
     if (this.#disposed) throw new Error('The sandbox has been disposed');
     const { timeoutMs, signal, agent = 'user' } = options;
     if (signal?.aborted) return { stdout: '', stderr: '', exitCode: EXIT_STOPPED, timedOut: false };

@@ -15,6 +15,7 @@
  */
 import { Bash, defineCommand, type IFileSystem } from 'just-bash';
 import { normalize } from '../paths';
+import { regexEngine } from '../regex-engine';
 import { SHELL_COMMANDS, normalizeGrepArgs, normalizeXargsArgs } from '../shell-args';
 import {
   FS_METHODS,
@@ -151,6 +152,7 @@ export async function runShell(
     customCommands: [...REWRITES, ...programs],
     executionLimits: { ...EXECUTION_LIMITS, maxExecutionTimeMs: Math.max(1, request.timeoutMs) },
   });
+  await regexEngine();
   const result = await bash.exec(request.command, { signal, cwd: request.cwd });
   return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode };
 }
