@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import { chromium } from 'playwright';
 import { chromiumLaunchOptions } from './built-app.mjs';
 import { serveStatic } from './serve-static.mjs';
+import { median } from './stats.mjs';
 
 const [commit, pagesArg] = process.argv.slice(2);
 if (!commit) throw new Error('usage: node scripts/ab-cold.mjs <commit> [pages per build]');
@@ -61,12 +62,6 @@ async function coldPage(browser, url) {
   await context.close();
   return { ready, run };
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 const scratch = mkdtempSync(join(tmpdir(), 's04-ab-'));
 const oldTree = join(scratch, 'tree');

@@ -56,6 +56,7 @@ import { modelCallBench } from './model-call-bench.mjs';
 import { fanoutBench } from './fanout-bench.mjs';
 import { bigShapes, SCRUB_SCRIPT, shapeTargets } from './shapes-bench.mjs';
 import { liveWorkerTargets } from './worker-targets.mjs';
+import { median, round } from './stats.mjs';
 
 const PORT = Number(process.env.BENCH_PORT ?? 41732);
 /** `records`: only the big record shapes; `fanout`: only the 340-subagent run; `session`: only the 50 MB session. */
@@ -72,14 +73,8 @@ if (ONLY !== null && ONLY !== 'records' && ONLY !== 'fanout' && ONLY !== 'sessio
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const PROMPT = 'Use a subtask to find what testing framework this project uses';
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 const percentile = (values, p) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
-const round = (n) => Math.round(n * 10) / 10;
 /** A measure's figures over its runs. */
 const summary = (values) => ({
   median: round(median(values)),

@@ -22,6 +22,7 @@ import { Agent, createServer, request } from 'node:http';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startMockApi } from './mock-api.mjs';
+import { median } from './stats.mjs';
 
 const BODY = JSON.stringify({
   model: 'mock-s04',
@@ -51,11 +52,6 @@ function ttfb(url, headers, agent) {
   });
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 const p95 = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.95)];
 const round = (n) => Math.round(n * 100) / 100;
 

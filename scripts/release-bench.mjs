@@ -26,6 +26,7 @@ import { brotliCompressSync, constants } from 'node:zlib';
 import { chromium } from 'playwright';
 import { chromiumLaunchOptions } from './built-app.mjs';
 import { serveStatic } from './serve-static.mjs';
+import { median } from './stats.mjs';
 
 const PROMPT = 'Use a subtask to find what testing framework this project uses';
 const root = resolve(import.meta.dirname, '..');
@@ -220,12 +221,6 @@ async function floor(browser, slow) {
   }
   return { script: median(figures.script), worker: median(figures.worker) };
 }
-
-export const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /**
  * Builds `ref` and this tree, serves both, and measures `pages` fresh pages of each per network

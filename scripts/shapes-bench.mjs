@@ -4,13 +4,7 @@
  * `npm run bench -- records`, and part of `npm run bench -- figures`.
  */
 import { recordShapes } from './records.mjs';
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-const round = (n) => Math.round(n * 10) / 10;
+import { median, round } from './stats.mjs';
 
 /** A scrub: a new step every frame, back and forth across the whole record, drawn each time; each frame's time. */
 async function scrub(playground, steps) {
