@@ -38,6 +38,12 @@ test('a reply carrying Clear-Site-Data through the relay leaves the remembered k
     (r) => r.method === 'POST' && r.scenario === 'mock-hostile-headers',
   );
   expect(posts.length).toBeGreaterThanOrEqual(2);
+  // The run is in History before the reload (its last save follows Finished), and after it.
+  const history = page.getByRole('dialog', { name: 'History' });
+  await page.getByRole('button', { name: 'History' }).click();
+  await expect(history.getByRole('listitem')).toHaveCount(1);
+  await page.keyboard.press('Escape');
+  await expect(history).toBeHidden();
 
   await page.reload();
   await expect(status(page)).toHaveText(/^Idle/);
@@ -47,5 +53,5 @@ test('a reply carrying Clear-Site-Data through the relay leaves the remembered k
   await expect(settings.getByRole('textbox', { name: 'API key' })).toHaveValue(KEY);
   await settings.getByRole('button', { name: 'Cancel' }).click();
   await page.getByRole('button', { name: 'History' }).click();
-  await expect(page.getByRole('dialog', { name: 'History' }).getByRole('listitem')).toHaveCount(1);
+  await expect(history.getByRole('listitem')).toHaveCount(1);
 });
