@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { atEnd, endFollower, scrollAfterFrame, scrollElementToEnd, userInput } from './follow';
+import { atEnd, endFollower, scrollElementToEnd, userInput } from './follow';
 
 describe('atEnd', () => {
   it('counts a scroller as at its end within the slack, and not beyond it', () => {
@@ -113,37 +113,6 @@ describe('following the ends of several arrays in one frame', () => {
       () => false,
     ).request();
     nextFrame();
-    expect(log.some((entry) => entry.startsWith('write'))).toBe(false);
-    expect(nextFrame()).toBe(0);
-  });
-
-  it('after the frame: reads once the frame is drawn, every scroller before any write, once each', async () => {
-    frames = [];
-    vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => frames.push(callback));
-    const log: string[] = [];
-    const lists = ['parent', 'subagent-1'].map((name) => fakeScroller(name, log, 1000));
-    const followers = lists.map((element) =>
-      endFollower(
-        () => scrollElementToEnd(element, () => true, scrollAfterFrame),
-        () => true,
-        scrollAfterFrame,
-      ),
-    );
-    for (const follower of followers) follower.request();
-    for (const follower of followers) follower.request(); // asked twice: followed once
-    // Nothing is read inside the frame, where a step has just changed the page.
-    expect(nextFrame()).toBe(1);
-    expect(log).toEqual([]);
-    await new Promise((done) => setTimeout(done, 20)); // the task after the frame
-    expect(log.filter((entry) => entry.startsWith('write'))).toEqual(['write parent', 'write subagent-1']);
-    const firstWrite = log.findIndex((entry) => entry.startsWith('write'));
-    expect(log.slice(firstWrite).every((entry) => entry.startsWith('write'))).toBe(true);
-    // They are looked at again after the next frame (virtua renders the end there), not in it.
-    log.length = 0;
-    expect(nextFrame()).toBe(1);
-    expect(log).toEqual([]);
-    await new Promise((done) => setTimeout(done, 20));
-    expect(log.some((entry) => entry.startsWith('read'))).toBe(true);
     expect(log.some((entry) => entry.startsWith('write'))).toBe(false);
     expect(nextFrame()).toBe(0);
   });

@@ -64,41 +64,10 @@ export function scrollInFrame(scroll: FrameScroll): void {
 
 function runFrame(): void {
   frame = 0;
-  runBatch(queued);
-}
-
-/** Runs every scroll of `batch` (and empties it): all their reads first, then all their writes. */
-function runBatch(batch: Set<FrameScroll>): void {
-  const scrolls = [...batch];
-  batch.clear();
-  const writes = scrolls.map((scroll) => scroll());
+  const batch = [...queued];
+  queued.clear();
+  const writes = batch.map((scroll) => scroll());
   for (const write of writes) write?.();
-}
-
-const queuedAfter = new Set<FrameScroll>();
-let afterFrame = 0;
-let afterChannel: MessageChannel | undefined;
-
-/**
- * Runs `scroll` once the next frame is drawn, once however often it is asked for: in a task right
- * after that frame, when nothing has changed the page since it was laid out, so that its read
- * costs no layout. Scrolled in a frame instead, a long array that a step had just changed was laid
- * out for the read, and again once virtua rendered the newest messages there; the scroll, made
- * now, is drawn in the next frame, where virtua renders the end with the step it brings.
- */
-export function scrollAfterFrame(scroll: FrameScroll): void {
-  queuedAfter.add(scroll);
-  if (afterFrame) return;
-  afterFrame = requestAnimationFrame(() => {
-    if (!afterChannel) {
-      afterChannel = new MessageChannel();
-      afterChannel.port1.onmessage = () => {
-        afterFrame = 0;
-        runBatch(queuedAfter);
-      };
-    }
-    afterChannel.port2.postMessage(null);
-  });
 }
 
 /**
@@ -122,17 +91,12 @@ export interface EndFollower {
 }
 
 /**
- * Runs `scroll` (see FrameScroll) in the next frame after a request, once (or as `schedule` says:
- * scrollAfterFrame). A long list (`isLong()`) is followed at most every FOLLOW_LONG_MS: each follow
- * makes it measure its newest items and scroll again, several layouts in one frame, and scrubbing
- * a long record asks for one on every frame; the list still changes every frame, and the scroll
- * catches up right after.
+ * Runs `scroll` (see FrameScroll) in the next frame after a request, once. A long list
+ * (`isLong()`) is followed at most every FOLLOW_LONG_MS: each follow makes it measure its newest
+ * items and scroll again, several layouts in one frame, and scrubbing a long record asks for one
+ * on every frame; the list still changes every frame, and the scroll catches up right after.
  */
-export function endFollower(
-  scroll: FrameScroll,
-  isLong: () => boolean,
-  schedule: (scroll: FrameScroll) => void = scrollInFrame,
-): EndFollower {
+export function endFollower(scroll: FrameScroll, isLong: () => boolean): EndFollower {
   let asked = false;
   let later = 0;
   let followedAt = -Infinity;
@@ -154,14 +118,13 @@ export function endFollower(
       return;
     }
     asked = true;
-    schedule(run);
+    scrollInFrame(run);
   };
   return {
     request,
     dispose() {
       disposed = true;
       queued.delete(run);
-      queuedAfter.delete(run);
       clearTimeout(later);
     },
   };
@@ -169,23 +132,19 @@ export function endFollower(
 
 /**
  * The write that scrolls `element` to its end by its own offset (see toEnd); when it moves, it is
- * looked at again the next frame (or as `schedule` says), in case what was rendered there (a virtual list's newest items,
+ * looked at again the next frame, in case what was rendered there (a virtual list's newest items,
  * measured) made it taller, as long as `following()`.
  *
  * A virtual list is not followed with virtua's scrollToIndex: that keeps aiming at its item while
  * items are measured (until 150 ms after the last), so a Home pressed meanwhile, or a scrollbar
  * dragged, was pulled back to the end.
  */
-export function scrollElementToEnd(
-  element: HTMLElement,
-  following: () => boolean,
-  schedule: (scroll: FrameScroll) => void = scrollInFrame,
-): (() => void) | void {
+export function scrollElementToEnd(element: HTMLElement, following: () => boolean): (() => void) | void {
   const write = toEnd(element);
   if (!write) return;
   return () => {
     write();
-    schedule(againAtEnd(element, following));
+    scrollInFrame(againAtEnd(element, following));
   };
 }
 
