@@ -80,7 +80,9 @@ try {
       for (const which of i % 2 ? ['after', 'before'] : ['before', 'after']) {
         const measured = await shapeFigures(browser, servers[which].url.replace(/\/$/, ''), name, json);
         figures[name][which].push(measured);
-        console.log(`  ${name} ${which}: scrub ${measured.scrubFps} frames/s, open ${measured.openMs} ms`);
+        console.log(
+          `  ${name} ${which}: scrub ${measured.scrubFps} frames/s (${measured.scrubLayoutsPerFrame} layouts a frame), open ${measured.openMs} ms`,
+        );
       }
       loads.push(loadavg()[0]);
     }
@@ -89,6 +91,8 @@ try {
   for (const server of Object.values(servers)) await server.close();
   const keys = [
     ['scrubFps', 'scrub (frames/s)'],
+    ['scrubLayoutsPerFrame', 'scrub: layouts a frame'],
+    ['scrubStyleRecalcsPerFrame', 'scrub: style recalculations a frame'],
     ['openMs', 'open (ms)'],
     ['stepMedianMs', '40 jumps: median (ms)'],
     ['stepMaxMs', '40 jumps: longest (ms)'],

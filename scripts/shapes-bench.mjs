@@ -48,6 +48,12 @@ export async function shapeFigures(browser, url, name, json) {
   await page.goto(`${url}/?speed=instant`);
   await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
   await page.evaluate(SCRUB_SCRIPT);
+  // The browser's own counts of layouts and style recalculations, read around the scrub alone.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const counts = async () =>
+    Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+  await page.exposeFunction('__counts', counts);
   const measured = await page.evaluate(
     async ({ json, name }) => {
       const playground = window.__s04;
@@ -71,7 +77,12 @@ export async function shapeFigures(browser, url, name, json) {
         stepMs.push(performance.now() - start);
       }
       // As the 10,000-event record is scrubbed: its budget is 30 frames a second.
+      const countsBefore = await window.__counts();
       const scrubFrames = await window.__scrub(playground, steps);
+      const countsAfter = await window.__counts();
+      const perFrame = (name) => (countsAfter[name] - countsBefore[name]) / scrubFrames.length;
+      const scrubLayouts = perFrame('LayoutCount');
+      const scrubStyles = perFrame('RecalcStyleCount');
       // Replay to a step as computation alone, from a fresh replay each time (budget 50 ms).
       const coldMs = [];
       const record = playground.opened.record;
@@ -82,7 +93,16 @@ export async function shapeFigures(browser, url, name, json) {
         void playground.shown.log.length;
         coldMs.push(performance.now() - start);
       }
-      return { events: record.events.length, steps, openMs, stepMs, scrubFrames, coldMs };
+      return {
+        events: record.events.length,
+        steps,
+        openMs,
+        stepMs,
+        scrubFrames,
+        scrubLayouts,
+        scrubStyles,
+        coldMs,
+      };
     },
     { json, name },
   );
@@ -95,6 +115,8 @@ export async function shapeFigures(browser, url, name, json) {
     stepMedianMs: round(median(measured.stepMs)),
     stepMaxMs: round(Math.max(...measured.stepMs)),
     scrubFps: round(1000 / median(measured.scrubFrames)),
+    scrubLayoutsPerFrame: round(measured.scrubLayouts),
+    scrubStyleRecalcsPerFrame: round(measured.scrubStyles),
     replayToStepMaxMs: round(Math.max(...measured.coldMs)),
   };
 }
