@@ -96,8 +96,8 @@ function watchTransfers(context) {
   const transfers = [];
   context.on('requestfinished', (request) => {
     transfers.push(
-      Promise.all([request.sizes(), request.response()]).then(
-        async ([sizes, response]) => {
+      Promise.all([request.sizes(), request.response()])
+        .then(async ([sizes, response]) => {
           const timing = request.timing();
           const length = Number((await response?.headerValue('content-length')) ?? 0);
           return {
@@ -105,9 +105,10 @@ function watchTransfers(context) {
             at: timing.startTime + timing.responseEnd,
             bytes: Math.max(sizes.responseBodySize, length),
           };
-        },
-        () => null, // the page went away first
-      ),
+        })
+        // The page went away first: before its sizes came, or while its headers were read (a
+        // request that ended as the context closed made the whole bench exit).
+        .catch(() => null),
     );
   });
   return async () => (await Promise.all(transfers)).filter((t) => t !== null);

@@ -15,7 +15,8 @@
  *
  * A spare: the next subagent's worker may be started ahead (`prepare`), so that a `task`
  * finds its script loaded and compiled. It is still a fresh worker for exactly one task: it has
- * run nothing when the task takes it, and it is terminated when that task returns.
+ * run nothing of the learner's when the task takes it (only a throwaway rehearsal of its own,
+ * src/workers/agent/rehearsal.ts), and it is terminated when that task returns.
  */
 import * as Comlink from 'comlink';
 import type { TaskRequest } from '../core/loop';

@@ -1,8 +1,8 @@
 /**
  * Work done ahead so that a learner's click waits for nothing: the sandbox's boot and the
  * parent's worker, the spare subagent worker (the conversation starts it and names it:
- * src/page/conversation.ts; shown on screen from here), python3's runtime loaded in idle time on
- * the python sample, and the other languages' strings.
+ * src/page/conversation.ts; shown on screen from here), the canvases' fonts, python3's runtime
+ * loaded in idle time on the python sample, and the other languages' strings.
  */
 import type { AgentId } from '../core/messages';
 import { agentScriptFetched } from '../page/agent-workers';
@@ -14,6 +14,7 @@ import { LANGUAGES } from '../settings/language';
 import type { UrlSettings } from '../settings/url-settings';
 import { startWhenQuiet } from '../page/service-worker.svelte';
 import { ScriptNotLoaded } from '../page/worker-failure';
+import { warmCanvasText } from './canvas-text';
 import { saveData } from './connection';
 import { loadLanguage, t } from './i18n';
 
@@ -26,6 +27,8 @@ const PRELOAD_IDLE_MS = 3000;
  * after the sandbox is ready at the earliest, and never while a run is under way (`whenQuiet`).
  */
 export const AHEAD_AFTER_MS = 3000;
+/** The canvases' fonts are used once in the first idle moment after the sandbox is ready, or by then. */
+export const CANVAS_TEXT_AFTER_MS = 200;
 
 export class Warmup {
   /** Before any run: the sandbox is starting, ready, or failed to start. */
@@ -109,6 +112,9 @@ export class Warmup {
     if (this.#aheadScheduled) return;
     this.#aheadScheduled = true;
     this.pythonOnFirstUse = this.#pythonWaitsForUse();
+    // Nothing to fetch, a few milliseconds of the page's thread: the first run's frames no longer
+    // wait for the system's font fallback (./canvas-text.ts).
+    later(() => warmCanvasText(), CANVAS_TEXT_AFTER_MS);
     setTimeout(() => later(() => this.#preloadPython(), PRELOAD_IDLE_MS), PRELOAD_AFTER_MS);
     // The other languages' strings, once the page is quiet: a switch then waits for no fetch. On a
     // metered or slow connection, when chosen.

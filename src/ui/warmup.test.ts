@@ -9,7 +9,11 @@ let scriptIn = () => {};
 const agentScriptFetched = vi.fn(() => new Promise<void>((resolve) => (scriptIn = resolve)));
 vi.mock('../page/agent-workers', () => ({ agentScriptFetched }));
 
-const { AHEAD_AFTER_MS, Warmup } = await import('./warmup.svelte');
+// The canvases' fonts used ahead (./canvas-text.ts), counted.
+const warmCanvasText = vi.fn();
+vi.mock('./canvas-text', () => ({ warmCanvasText }));
+
+const { AHEAD_AFTER_MS, CANVAS_TEXT_AFTER_MS, Warmup } = await import('./warmup.svelte');
 type WarmupArgs = ConstructorParameters<typeof Warmup>;
 
 /** A warm-up over a sandbox that boots at once, with a run under way while `running.now`. */
@@ -54,6 +58,29 @@ describe('Warmup: what is fetched ahead for later (the other languages)', () => 
     expect(loadLanguage).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(3000);
     expect(loadLanguage).toHaveBeenCalled();
+  });
+});
+
+describe("Warmup: the canvases' fonts", () => {
+  beforeEach(() => {
+    vi.stubGlobal('navigator', {});
+    vi.useFakeTimers();
+    warmCanvasText.mockClear();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('are used once, CANVAS_TEXT_AFTER_MS after the sandbox is ready at the latest', async () => {
+    const ready = warmup({ now: false });
+    expect(warmCanvasText).not.toHaveBeenCalled();
+    await ready.start();
+    await vi.advanceTimersByTimeAsync(CANVAS_TEXT_AFTER_MS);
+    expect(warmCanvasText).toHaveBeenCalledTimes(1);
+    await ready.start(); // a second boot (a reset) uses them no more
+    await vi.advanceTimersByTimeAsync(AHEAD_AFTER_MS);
+    expect(warmCanvasText).toHaveBeenCalledTimes(1);
   });
 });
 

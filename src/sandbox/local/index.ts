@@ -57,6 +57,18 @@ const HOME = '/home/user';
 const WARM_FIRST = ['ls', 'cat', 'find', 'sort', 'grep', 'head'];
 const WARM_THEN =
   'tail wc sed awk uniq cut tr xargs echo printf tree diff mkdir touch cp mv rm basename dirname';
+/**
+ * An agent's first look at a project, rehearsed once on the mounted files after the commands have
+ * loaded: a sorted listing, and a search with a regular expression, as the sample prompts' first
+ * runs make them. Loading a command compiles little of it: on a fresh page the first run's `find |
+ * sort` and `grep -E` compiled the shell's interpreter, the commands' code and the
+ * regular-expression engine (130-230 ms of the sandbox's thread, measured), which a second run
+ * did not pay. Read-only: nothing is written, not even /dev/null (a plain file here).
+ */
+export const REHEARSAL = [
+  "find . -type f -not -path '*/node_modules/*' -not -path '*/.git/*' | sort | head -n 3",
+  `grep -rn -E "^(import|from) (pytest|unittest)|(vitest|mocha)" --include='*.py' --include='*.ts' . | head -n 3`,
+];
 
 /** Exit code of a command stopped by the user, as a shell reports SIGINT. */
 const EXIT_STOPPED = 130;
@@ -113,7 +125,8 @@ export class LocalSandbox implements Sandbox, ByteReader {
   /**
    * Loads the commands agents run most, ahead of their first use: in the browser, just-bash
    * loads each command's code the first time it runs, which made an agent's first `find | sort`
-   * take about 200 ms. Each is only asked for --help, so no file changes. `signal` ends it early
+   * take about 200 ms. Each is only asked for --help, then an agent's first look at the project is
+   * rehearsed (REHEARSAL), so no file changes. `signal` ends it early
    * (a run that starts needs the thread more): what is loaded stays loaded. Resolves with whether
    * it went through every command.
    */
@@ -128,6 +141,11 @@ export class LocalSandbox implements Sandbox, ByteReader {
     );
     await engine;
     if (signal?.aborted || first.some((result) => result.exitCode !== 0)) return false;
+    for (const command of REHEARSAL) {
+      // Its output is not kept: only the code it went through matters.
+      await this.execNow(command, options);
+      if (signal?.aborted) return false;
+    }
     const script = `for c in ${WARM_THEN}; do "$c" --help; done >/dev/null 2>&1; true`;
     const result = await this.exec(script, options);
     return result.exitCode === 0;

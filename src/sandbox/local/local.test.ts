@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { create, DEFAULT_WORKDIR, type LocalSandbox } from './index';
+import { create, DEFAULT_WORKDIR, REHEARSAL, type LocalSandbox } from './index';
 import { StopCell, watchedSignal } from '../stop-signal';
 import { normalizeGrepArgs, normalizeXargsArgs } from '../shell-args';
 import { loadSample, SAMPLE_NAMES } from '../samples';
@@ -155,7 +155,7 @@ describe('exec', () => {
     expect(await run(sandbox, 'ls /dev/null')).toMatchObject({ stdout: '/dev/null\n', exitCode: 0 });
   });
 
-  it('warms up the first runs’ commands all at once, each in its own shell, then the others', async () => {
+  it('warms up the first runs’ commands all at once, each in its own shell, rehearses a first look, then the others', async () => {
     // The first six do not wait for the regular-expression engine (`execNow`); the others do (`exec`).
     const commands: string[] = [];
     let settled = 0;
@@ -169,7 +169,7 @@ describe('exec', () => {
     const exec = vi.spyOn(sandbox, 'exec').mockImplementation(answer);
     const execNow = vi.spyOn(sandbox, 'execNow').mockImplementation(answer);
     expect(await sandbox.warmUp()).toBe(true);
-    expect(execNow).toHaveBeenCalledTimes(6);
+    expect(execNow).toHaveBeenCalledTimes(8);
     expect(exec).toHaveBeenCalledTimes(1);
     expect(commands.slice(0, 6).map((command) => command.split(' ')[0])).toEqual([
       'ls',
@@ -179,10 +179,31 @@ describe('exec', () => {
       'grep',
       'head',
     ]);
-    expect(commands).toHaveLength(7); // the others, in one shell, one after another
-    expect(commands[6]).toMatch(/^for c in tail wc sed .* dirname; do/);
-    expect(settled).toBe(7);
+    // Then an agent's first look at the project, rehearsed: a sorted listing, a regular expression.
+    expect(commands[6]).toMatch(/^find \. -type f .*\| sort/);
+    expect(commands[7]).toMatch(/^grep -rn -E /);
+    expect(commands).toHaveLength(9); // the others, in one shell, one after another
+    expect(commands[8]).toMatch(/^for c in tail wc sed .* dirname; do/);
+    expect(settled).toBe(9);
   });
+
+  it.each(SAMPLE_NAMES)(
+    'rehearses a first look that finds files in the %s sample (its output, at most 3 lines)',
+    async (name) => {
+      const other = await create(loadSample(name));
+      try {
+        for (const command of REHEARSAL) {
+          const result = await run(other, command);
+          expect(result, command).toMatchObject({ exitCode: 0, stderr: '' });
+          const lines = result.stdout.split('\n').filter(Boolean);
+          expect(lines.length, command).toBeGreaterThan(0);
+          expect(lines.length, command).toBeLessThanOrEqual(3);
+        }
+      } finally {
+        other.dispose();
+      }
+    },
+  );
 
   it('stops warming up when its signal aborts, as when an agent connects', async () => {
     const controller = new AbortController();

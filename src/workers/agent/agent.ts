@@ -7,6 +7,9 @@
  */
 import * as Comlink from 'comlink';
 import { parentApi } from './parent';
+import { rehearseWhileIdle } from './rehearsal';
 import { subagentApi } from './subagent';
 
 Comlink.expose(self.name === 'parent' ? parentApi : subagentApi);
+// While it waits for its first task, it runs its code once on a throwaway input (./rehearsal.ts).
+rehearseWhileIdle();

@@ -7,6 +7,7 @@
 import { runSubagent } from '../../core/loop';
 import { createModel } from '../../models';
 import { checkSubagentRun, type SubagentWorkerApi, type TaskHost } from './protocol';
+import { endRehearsal } from './rehearsal';
 import { eventForwarder, taskRunner, toolHandlers } from './runtime';
 
 /** What the page calls in a worker named `subagent-N`. */
@@ -15,6 +16,7 @@ export const subagentApi: SubagentWorkerApi = {
   ready: () => ({ name: self.name, readyAtEpoch: performance.timeOrigin + performance.now() }),
 
   async run(request, sandbox, host: TaskHost) {
+    endRehearsal();
     const events = eventForwarder(host);
     try {
       const { agent, prompt, depth, forkFrom, settings } = checkSubagentRun(request);
