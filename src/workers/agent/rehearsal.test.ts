@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LoopEvent } from '../../core/loop';
 import { DemoModel } from '../../models/demo';
-import { endRehearsal, rehearse, rehearseWhileIdle, REHEARSE_AFTER_MS } from './rehearsal';
+import { endRehearsal, rehearse, rehearsesAs, rehearseWhileIdle, REHEARSE_AFTER_MS } from './rehearsal';
 
 afterEach(() => {
   endRehearsal();
@@ -47,5 +47,11 @@ describe('an agent worker’s rehearsal', () => {
     rehearseWhileIdle();
     await vi.advanceTimersByTimeAsync(REHEARSE_AFTER_MS);
     expect(calls).toHaveBeenCalled();
+  });
+
+  it('is run only by the workers started with the first screen, not by a spare started during a run', () => {
+    expect(rehearsesAs('parent')).toBe(true);
+    expect(rehearsesAs('subagent-1')).toBe(true);
+    expect(['subagent-2', 'subagent-9', 'subagent-12', 'subagent-340'].filter(rehearsesAs)).toEqual([]);
   });
 });

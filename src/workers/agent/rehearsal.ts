@@ -82,6 +82,15 @@ export async function rehearse(signal: AbortSignal, onEvent: EventSink = () => {
   }
 }
 
+/**
+ * Whether a worker of this name rehearses: only the two started with the first screen (the parent
+ * and the first task's spare), before the page's first run. A spare started during a run (the next
+ * task's) would rehearse on the cores that run's subagents are using, 8 of them at once at most.
+ */
+export function rehearsesAs(name: string): boolean {
+  return name === 'parent' || name === 'subagent-1';
+}
+
 /** How long a worker waits, after its script has run, for a task before it rehearses. */
 export const REHEARSE_AFTER_MS = 50;
 
