@@ -196,11 +196,8 @@ export async function frames(page: Page, count = 10): Promise<void> {
   );
 }
 
-/**
- * The mock Messages API that playwright.config.ts starts (scripts/mock-api.mjs): each browser
- * test worker has its own, since a test clears and reads its request log.
- */
-export const MOCK_API = `http://127.0.0.1:${Number(process.env.MOCK_API_PORT ?? 41801) + Number(process.env.TEST_PARALLEL_INDEX ?? 0)}`;
+/** The mock Messages API that playwright.config.ts starts (scripts/mock-api.mjs). */
+export const MOCK_API = `http://127.0.0.1:${process.env.MOCK_API_PORT ?? 41801}`;
 
 /** Enters an API key in Settings (never in the URL) and saves. */
 export async function saveKey(page: Page, key: string, { remember = false } = {}): Promise<void> {

@@ -8,10 +8,9 @@
  * spec's and the mixed-deploy spec's, which Playwright would otherwise make one after the other)
  * run in two lanes at once: none of them is timed, and each keeps about one core of two busy.
  * Their output is printed whole when each ends, with its time. The unit tests and the browser
- * tests then run one after the other: some of their tests are bounded in time (a command's
+ * tests then run alone, each as before: some of their tests are bounded in time (a command's
  * timeout, a test's), and on a CI run where the unit tests shared the two cores with the browser
- * tests, seven unit tests and two browser tests ran out of time. One browser test worker kept
- * about 0.75 of the two cores busy, so most specs run with two (playwright.config.ts).
+ * tests, seven unit tests and two browser tests ran out of time.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -136,19 +135,11 @@ suite(
   (r) => [r.numPassedTests, r.numFailedTests],
 );
 
-// Most specs run two at a time, each worker with its own mock API; the project `alone` (the
-// specs that install, load python3 or time a first visit) then runs with the machine to itself.
-for (const [project, workers] of [
-  ['chromium', 2],
-  ['alone', 1],
-]) {
-  const report = join(out, `playwright-${project}.json`);
-  const env = { PW_JSON_OUTPUT: report, E2E_WORKERS: String(workers), ...handed };
-  suite(`e2e (${project})`, 'npx', ['playwright', 'test', '--project', project], report, env, (r) => [
-    r.stats.expected,
-    r.stats.unexpected + r.stats.flaky,
-  ]);
-}
+const pwReport = join(out, 'playwright.json');
+suite('e2e', 'npx', ['playwright', 'test'], pwReport, { PW_JSON_OUTPUT: pwReport, ...handed }, (r) => [
+  r.stats.expected,
+  r.stats.unexpected + r.stats.flaky,
+]);
 rmSync(offlineBuild, { recursive: true, force: true });
 rmSync(secondBuild, { recursive: true, force: true });
 
