@@ -66,15 +66,16 @@ test.describe('the relay for endpoints without CORS', () => {
     await settings(page).getByRole('button', { name: 'Save' }).click();
     await expect(settings(page)).toBeHidden();
 
-    // When the first and the last piece of the parent's first reply appear on screen.
+    // The parent's first reply as drawn: each length its text had after its first piece appeared
+    // and before its last did.
     await page.evaluate(() => {
-      const seen: Record<string, number> = {};
-      (window as unknown as { __seen: typeof seen }).__seen = seen;
+      const partial = new Set<number>();
+      (window as unknown as { __partial: typeof partial }).__partial = partial;
       const region = document.querySelector('[aria-label="Parent messages"]') ?? document.body;
       new MutationObserver(() => {
         const text = region.textContent ?? '';
-        if (text.includes("I'll delegate th")) seen.first ??= performance.now();
-        if (text.includes('context stays small.')) seen.last ??= performance.now();
+        if (text.includes("I'll delegate th") && !text.includes('context stays small.'))
+          partial.add(text.length);
       }).observe(region, { subtree: true, childList: true, characterData: true });
     });
     await page.getByRole('textbox', { name: 'Prompt' }).fill('Use a subtask to list the files');
@@ -82,11 +83,13 @@ test.describe('the relay for endpoints without CORS', () => {
     await expect(status(page)).toHaveText(/^Finished/, { timeout: 60_000 });
     await expect(parentList(page).last()).toContainText('The subagent reported back');
 
-    const seen = await page.evaluate(() => (window as unknown as { __seen: Record<string, number> }).__seen);
-    expect(seen.first).toBeGreaterThan(0);
-    // mock-slow sends a 16-character delta every 100 ms: relayed without buffering, the first
-    // piece is on screen well before the last.
-    expect(seen.last - seen.first).toBeGreaterThan(250);
+    // mock-slow sends the 68 characters in 16-character deltas, 100 ms apart: relayed without
+    // buffering, the reply is drawn in pieces before it is whole (buffered, it came whole at once).
+    // Counted, not timed: a busy page may draw two pieces in one frame.
+    const partial = await page.evaluate(() => [
+      ...(window as unknown as { __partial: Set<number> }).__partial,
+    ]);
+    expect(partial.length).toBeGreaterThanOrEqual(2);
 
     const posts = (await requests(page)).filter((r) => r.method === 'POST');
     expect(posts.length).toBeGreaterThanOrEqual(4);
