@@ -42,7 +42,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright';
-import { chromiumLaunchOptions, serveBuiltApp } from './built-app.mjs';
+import { chromiumLaunchOptions, launchBenchBrowser, serveBuiltApp } from './built-app.mjs';
 import { firstVisitFiles, inlineScripts, transferSizes } from './first-visit.mjs';
 import { startMockApi } from './mock-api.mjs';
 import { offlineSecondVisits } from './offline-visit.mjs';
@@ -245,14 +245,7 @@ if (ONLY === 'session') {
   );
   process.exit(0);
 } else if (ONLY === 'records') {
-  const browser = await chromium.launch(
-    await chromiumLaunchOptions([
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ]),
-  );
+  const browser = await launchBenchBrowser();
   console.log('bench: the big record shapes');
   results.bigShapes = await bigShapes(browser, URL_BASE);
   await browser.close();

@@ -21,3 +21,9 @@ export declare function readyPage(
   browser: import('playwright').Browser,
   appURL: string,
 ): Promise<import('playwright').Page>;
+
+/** The browser every bench launches: headless Chromium, no GPU, nothing of its own on the network. */
+export declare function launchBenchBrowser(): Promise<import('playwright').Browser>;
+
+/** Clicks the sample prompt `prompt` as soon as its button is there and enabled (looked for at every frame). */
+export declare function clickPromptAtOnce(page: import('playwright').Page, prompt: string): Promise<void>;

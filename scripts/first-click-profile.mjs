@@ -14,7 +14,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright';
-import { chromiumLaunchOptions } from './built-app.mjs';
+import { chromiumLaunchOptions, clickPromptAtOnce } from './built-app.mjs';
 import { precompress } from './release-bench.mjs';
 import { serveStatic } from './serve-static.mjs';
 
@@ -59,13 +59,7 @@ async function tracedPage(browser, url) {
   );
   await browser.startTracing(page, { categories: CATEGORIES.split(',') });
   await page.goto(`${url}?speed=instant`, { waitUntil: 'commit' });
-  await page.waitForFunction(
-    (prompt) =>
-      [...document.querySelectorAll('button')].some((b) => b.textContent?.trim() === prompt && !b.disabled),
-    PROMPT,
-    { polling: 'raf', timeout: 60_000 },
-  );
-  await page.getByRole('button', { name: PROMPT, exact: true }).click({ timeout: 60_000 });
+  await clickPromptAtOnce(page, PROMPT);
   await page.waitForFunction(() => performance.getEntriesByName('run:finished').length > 0, null, {
     timeout: 60_000,
   });

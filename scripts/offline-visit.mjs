@@ -7,8 +7,7 @@
  *
  * Usage alone: node scripts/offline-visit.mjs <URL of a served build, e.g. http://127.0.0.1:41731> [visits]
  */
-import { chromium } from 'playwright';
-import { chromiumLaunchOptions } from './built-app.mjs';
+import { launchBenchBrowser } from './built-app.mjs';
 
 const ready = (page) =>
   page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0, null, {
@@ -52,14 +51,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.error('Usage: node scripts/offline-visit.mjs <URL of a served build> [visits]');
     process.exit(2);
   }
-  const browser = await chromium.launch(
-    await chromiumLaunchOptions([
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ]),
-  );
+  const browser = await launchBenchBrowser();
   const figures = await offlineSecondVisits(browser, url.replace(/\/$/, ''), Number(visits));
   await browser.close();
   const sorted = [...figures].sort((a, b) => a - b);

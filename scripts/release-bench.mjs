@@ -24,7 +24,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 import { chromium } from 'playwright';
-import { chromiumLaunchOptions } from './built-app.mjs';
+import { chromiumLaunchOptions, clickPromptAtOnce } from './built-app.mjs';
 import { serveStatic } from './serve-static.mjs';
 import { median } from './stats.mjs';
 
@@ -131,16 +131,7 @@ async function firstVisit(browser, url, slow) {
     await cdp.send('Network.emulateNetworkConditions', SLOW_NETWORK);
   }
   await page.goto(`${url}?speed=instant`, { waitUntil: 'commit' });
-  // Clicked as soon as it can be: once the button is there and enabled, looked for at every frame.
-  // A locator's click alone retries 100-500 ms apart while the button is not there yet: measured on
-  // the slow profile, it clicked 450-750 ms after the button was drawn, stable and enabled.
-  await page.waitForFunction(
-    (prompt) =>
-      [...document.querySelectorAll('button')].some((b) => b.textContent?.trim() === prompt && !b.disabled),
-    PROMPT,
-    { polling: 'raf', timeout: 60_000 },
-  );
-  await page.getByRole('button', { name: PROMPT, exact: true }).click({ timeout: 60_000 });
+  await clickPromptAtOnce(page, PROMPT);
   const mark = (name) =>
     page
       .waitForFunction((name) => performance.getEntriesByName(name).length > 0, name, { timeout: 60_000 })

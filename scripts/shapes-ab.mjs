@@ -14,8 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium } from 'playwright';
-import { chromiumLaunchOptions } from './built-app.mjs';
+import { launchBenchBrowser } from './built-app.mjs';
 import { recordShapes } from './records.mjs';
 import { serveStatic } from './serve-static.mjs';
 import { shapeFigures } from './shapes-bench.mjs';
@@ -63,14 +62,7 @@ try {
     before: await serveStatic({ dir: dirs.before, isolation: true }),
     after: await serveStatic({ dir: dirs.after, isolation: true }),
   };
-  const browser = await chromium.launch(
-    await chromiumLaunchOptions([
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ]),
-  );
+  const browser = await launchBenchBrowser();
   const loads = [loadavg()[0]];
   const figures = {};
   for (const name of names) {
