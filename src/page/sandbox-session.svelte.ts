@@ -155,14 +155,17 @@ export class SandboxSession {
     previous?.dispose();
     this.workdir = workdir;
     this.label = SANDBOX_LABELS[host.kind];
-    await host.watch((changes) => {
+    // Asked all at once, answered in this order: the sandbox's warm-up, which starts as it answers
+    // `ready`, delays each answer, and one after another they held the screen at "Starting" for
+    // 0.3 s more on a fresh page.
+    const watching = host.watch((changes) => {
       if (this.#host !== host) return;
       this.#onChanges(changes);
       void host.list().then((files) => {
         if (this.#host === host) this.files = files;
       });
     });
-    await host.watchRuntimes?.((progress) => {
+    const watchingRuntimes = host.watchRuntimes?.((progress) => {
       if (this.#host !== host) return;
       this.runtime = progress;
       if (progress.runtime === 'python') {
@@ -170,7 +173,8 @@ export class SandboxSession {
         if (progress.phase === 'ready' || progress.phase === 'failed') this.pythonSettled = true;
       }
     });
-    this.files = await host.list();
+    const [files] = await Promise.all([host.list(), watching, watchingRuntimes]);
+    this.files = files;
     this.#onAdopted();
   }
 
