@@ -93,10 +93,11 @@ export class Warmup {
       // Once the agents' script fetched ahead is in: workers started while it still downloads
       // each fetched it again beside it (2 x 39 KB more on a 1.6 Mbps link, before a first run).
       // A run clicked before then starts its own workers.
-      void agentScriptFetched().then(() => {
+      const agentsIn = agentScriptFetched();
+      void agentsIn.then(() => {
         if (!this.#running()) this.#conversation().warm();
       });
-      this.#sandboxReady();
+      this.#sandboxReady(agentsIn);
     } catch (error) {
       this.retryable = error instanceof ScriptNotLoaded;
       const reason = this.retryable ? t('firstVisit.sandboxNotLoaded') : bootFailure(error);
@@ -116,7 +117,7 @@ export class Warmup {
   }
 
   /** Once a page, when the sandbox is ready: python3 and the other languages, in idle time. */
-  #sandboxReady(): void {
+  #sandboxReady(agentsIn: Promise<void>): void {
     if (this.#aheadScheduled) return;
     this.#aheadScheduled = true;
     this.pythonOnFirstUse = this.#pythonWaitsForUse();
@@ -124,9 +125,7 @@ export class Warmup {
     // wait for the system's font fallback (./canvas-text.ts).
     later(() => warmCanvasText(), CANVAS_TEXT_AFTER_MS);
     // Once what a run draws with is in (the agents' script, then the Markdown renderer).
-    void agentScriptFetched()
-      .then(() => loadMarkdown())
-      .then(() => this.#rehearse());
+    void agentsIn.then(() => loadMarkdown()).then(() => this.#rehearse());
     setTimeout(() => later(() => this.#preloadPython(), PRELOAD_IDLE_MS), PRELOAD_AFTER_MS);
     // The other languages' strings, once the page is quiet: a switch then waits for no fetch. On a
     // metered or slow connection, when chosen.
@@ -159,7 +158,7 @@ export class Warmup {
    * in use or the connection is metered or slow (its chunk is not fetched beside a first run's).
    */
   async #rehearse(): Promise<void> {
-    if (this.#rehearsalOver || this.#running() || saveData() || typeof document === 'undefined')
+    if (typeof document === 'undefined' || this.#rehearsalOver || this.#running() || saveData())
       return void (this.rehearsed = 'skipped');
     const over = () => this.#stopRehearsal();
     for (const type of ['pointerdown', 'keydown'])
