@@ -17,6 +17,8 @@ import { ScriptNotLoaded } from '../page/worker-failure';
 import { warmCanvasText } from './canvas-text';
 import { saveData } from './connection';
 import { loadLanguage, t } from './i18n';
+import { loadMarkdown } from './markdown.svelte';
+import type { Rehearsal } from './rehearsal.svelte';
 
 /** python3's idle-time load starts this long after the sandbox is ready (see #preloadPython)... */
 const PRELOAD_AFTER_MS = 2500;
@@ -49,6 +51,12 @@ export class Warmup {
   #preloadAfterRun = false;
   /** The page's work ahead (python3, the other languages) is scheduled once. */
   #aheadScheduled = false;
+  /** Where the page's rehearsal of a first run is (./rehearsal.svelte.ts; the e2e specs read it). */
+  rehearsed = $state<'not yet' | 'playing' | 'played' | 'stopped' | 'skipped'>('not yet');
+  /** The page's rehearsal of a first run, while it plays; stopped by a run. */
+  #rehearsal: Rehearsal | null = null;
+  /** A run started, or the learner pressed a pointer or a key: the rehearsal is over for this page. */
+  #rehearsalOver = false;
 
   constructor(
     url: UrlSettings,
@@ -85,10 +93,11 @@ export class Warmup {
       // Once the agents' script fetched ahead is in: workers started while it still downloads
       // each fetched it again beside it (2 x 39 KB more on a 1.6 Mbps link, before a first run).
       // A run clicked before then starts its own workers.
-      void agentScriptFetched().then(() => {
+      const agentsIn = agentScriptFetched();
+      void agentsIn.then(() => {
         if (!this.#running()) this.#conversation().warm();
       });
-      this.#sandboxReady();
+      this.#sandboxReady(agentsIn);
     } catch (error) {
       this.retryable = error instanceof ScriptNotLoaded;
       const reason = this.retryable ? t('firstVisit.sandboxNotLoaded') : bootFailure(error);
@@ -108,13 +117,15 @@ export class Warmup {
   }
 
   /** Once a page, when the sandbox is ready: python3 and the other languages, in idle time. */
-  #sandboxReady(): void {
+  #sandboxReady(agentsIn: Promise<void>): void {
     if (this.#aheadScheduled) return;
     this.#aheadScheduled = true;
     this.pythonOnFirstUse = this.#pythonWaitsForUse();
     // Nothing to fetch, a few milliseconds of the page's thread: the first run's frames no longer
     // wait for the system's font fallback (./canvas-text.ts).
     later(() => warmCanvasText(), CANVAS_TEXT_AFTER_MS);
+    // Once what a run draws with is in (the agents' script, then the Markdown renderer).
+    void agentsIn.then(() => loadMarkdown()).then(() => this.#rehearse());
     setTimeout(() => later(() => this.#preloadPython(), PRELOAD_IDLE_MS), PRELOAD_AFTER_MS);
     // The other languages' strings, once the page is quiet: a switch then waits for no fetch. On a
     // metered or slow connection, when chosen.
@@ -142,8 +153,38 @@ export class Warmup {
     return this.#url.sample === 'python' && this.#sandbox.offline && !this.#sandbox.pythonUsed && saveData();
   }
 
-  /** python3's load ahead yields to a run: stopped now, started again after it. */
+  /**
+   * Rehearses a first run's render, hidden (./rehearsal.svelte.ts), unless the page is already
+   * in use or the connection is metered or slow (its chunk is not fetched beside a first run's).
+   */
+  async #rehearse(): Promise<void> {
+    if (typeof document === 'undefined' || this.#rehearsalOver || this.#running() || saveData())
+      return void (this.rehearsed = 'skipped');
+    const over = () => this.#stopRehearsal();
+    for (const type of ['pointerdown', 'keydown'])
+      addEventListener(type, over, { capture: true, once: true });
+    let module: typeof import('./rehearsal.svelte');
+    try {
+      module = await import('./rehearsal.svelte');
+    } catch {
+      return void (this.rehearsed = 'skipped'); // a rehearsal is no more than a head start
+    }
+    if (this.#rehearsalOver) return void (this.rehearsed = 'skipped');
+    const rehearsal = (this.#rehearsal = module.rehearse(this.#sandbox));
+    this.rehearsed = 'playing';
+    await rehearsal.play();
+    this.#rehearsal = null;
+    this.rehearsed = rehearsal.played ? 'played' : 'stopped';
+  }
+
+  #stopRehearsal(): void {
+    this.#rehearsalOver = true;
+    this.#rehearsal?.stop();
+  }
+
+  /** python3's load ahead yields to a run: stopped now, started again after it; so does a rehearsal. */
   runStarting(): void {
+    this.#stopRehearsal();
     if (this.#sandbox.cancelPreload()) this.#preloadAfterRun = true;
   }
 

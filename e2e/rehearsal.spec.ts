@@ -1,0 +1,103 @@
+import type { Page } from '@playwright/test';
+import { expect, open, parentList, PROMPTS, runSample, status, subagentRegion, test } from './fixtures';
+
+/**
+ * The page's rehearsal of a first run (src/ui/rehearsal.svelte.ts): once the sandbox is ready, a
+ * small recorded run is drawn into the run's components out of sight, then taken away, so that a
+ * first click finds their code compiled. Nothing of it may be seen or heard, and a click stops it.
+ */
+
+/** Every element added under the page's body with `inert`, kept from the first script on. */
+async function watchInert(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const added: Element[] = ((window as unknown as { inertAdded: Element[] }).inertAdded = []);
+    new MutationObserver((records) => {
+      for (const record of records)
+        for (const node of record.addedNodes)
+          if (node instanceof HTMLElement && node.inert && node.parentElement === document.body)
+            added.push(node);
+    }).observe(document, { childList: true, subtree: true });
+  });
+}
+
+const rehearsed = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __s04: { rehearsed: string } }).__s04.rehearsed);
+
+/** The inert elements added so far: still on the page, and how they were shown. */
+const inertAdded = (page: Page) =>
+  page.evaluate(() =>
+    (window as unknown as { inertAdded: HTMLElement[] }).inertAdded.map((element) => ({
+      connected: element.isConnected,
+      ariaHidden: element.getAttribute('aria-hidden'),
+      visibility: element.style.visibility,
+      right: element.getBoundingClientRect().right,
+      // A closed shadow root: no query of the page reaches what is in it.
+      shadowRoot: element.shadowRoot,
+    })),
+  );
+
+/** The User Timing entries of runs (the automation contract's; the chart's `chart:draw` is the page's own). */
+const runEntries = (page: Page) =>
+  page.evaluate(() =>
+    performance
+      .getEntries()
+      .map((entry) => entry.name)
+      .filter((name) => /^(run:|model:|tool:|subagent:)/.test(name)),
+  );
+
+test('a fresh page rehearses a first run out of sight, then leaves nothing of it behind', async ({
+  page,
+}) => {
+  await watchInert(page);
+  await open(page);
+  await page.waitForFunction(
+    () => (window as unknown as { __s04: { rehearsed: string } }).__s04.rehearsed === 'playing',
+  );
+  // While it plays: off screen, hidden, inert, aria-hidden, out of the reach of the page's queries.
+  const playing = await inertAdded(page);
+  expect(playing).toEqual([
+    {
+      connected: true,
+      ariaHidden: 'true',
+      visibility: 'hidden',
+      right: expect.any(Number),
+      shadowRoot: null,
+    },
+  ]);
+  expect(playing[0].right).toBeLessThan(0);
+  await page.waitForFunction(
+    () => (window as unknown as { __s04: { rehearsed: string } }).__s04.rehearsed !== 'playing',
+  );
+  expect(await rehearsed(page)).toBe('played');
+  // Gone, and nothing of it was seen or heard: the status, the arrays, History and the timings.
+  expect((await inertAdded(page)).map((element) => element.connected)).toEqual([false]);
+  await expect(status(page)).toHaveText(/^Idle/);
+  await expect(page.getByText('pytest', { exact: false })).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { __s04: { record: unknown } }).__s04.record)).toBe(
+    null,
+  );
+  expect(await runEntries(page)).toEqual([]);
+  await page.getByRole('button', { name: 'History' }).click();
+  await expect(page.getByRole('dialog', { name: 'History' })).toContainText('No runs yet.');
+  await page.keyboard.press('Escape');
+
+  // The first run is drawn as it always is: one parent, one subagent.
+  await runSample(page, PROMPTS.framework);
+  await expect(parentList(page)).toHaveCount(4);
+  await expect(subagentRegion(page, 1)).toBeVisible();
+  await expect(subagentRegion(page, 2)).toHaveCount(0);
+});
+
+test('a click while the rehearsal plays stops it at once, and the run is not held up', async ({ page }) => {
+  await watchInert(page);
+  await open(page);
+  await page.waitForFunction(
+    () => (window as unknown as { __s04: { rehearsed: string } }).__s04.rehearsed === 'playing',
+  );
+  await page.getByRole('button', { name: PROMPTS.framework, exact: true }).click();
+  expect(await rehearsed(page)).toBe('stopped');
+  expect((await inertAdded(page)).map((element) => element.connected)).toEqual([false]);
+  await expect(status(page)).toHaveText(/^Finished/, { timeout: 20_000 });
+  await expect(parentList(page)).toHaveCount(4);
+  await expect(subagentRegion(page, 1)).toBeVisible();
+});
