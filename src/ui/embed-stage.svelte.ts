@@ -7,13 +7,10 @@
 import { readUrlSettings, type UrlSettings } from '../settings/url-settings';
 import type { RunStage } from './context';
 import { Presenter } from './presenter.svelte';
-import { Recorder } from './recorder.svelte';
+import { KEEPS_NOTHING, Recorder } from './recorder.svelte';
 import type { Sentence } from './sentence';
 import { Share } from './share.svelte';
 import { Viewer } from './viewer.svelte';
-
-/** An embedded run is kept nowhere: a page of another site is no place for the learner's History. */
-const KEEPS_NOTHING = { keep: () => ({ changed() {}, save: () => Promise.resolve() }) };
 
 export class EmbedStage implements RunStage {
   readonly url: UrlSettings;
@@ -31,6 +28,7 @@ export class EmbedStage implements RunStage {
     this.url = readUrlSettings(search);
     const list = this.url.ignored.join(', ');
     if (list) this.notice = { key: 'notice.ignoredUrl', params: { list } };
+    // Kept nowhere: a page of another site is no place for the learner's History.
     this.viewer = new Viewer(new Recorder(KEEPS_NOTHING), this);
     this.share = new Share(this.viewer, this);
     this.presenter = new Presenter(this);

@@ -11,6 +11,11 @@ import { EMPTY_VIEW, type RunView } from '../run/view';
 import { Replay } from '../run/replay';
 import type { History } from './history.svelte';
 
+/** A History that keeps nothing: for a run that is not the learner's (an embed's, the page's rehearsal). */
+export const KEEPS_NOTHING: Pick<History, 'keep'> = {
+  keep: () => ({ changed() {}, save: () => Promise.resolve() }),
+};
+
 /** The longest the screen is held still while a subagent worker starts (see Recorder.#hold). */
 const HOLD_MS = 150;
 

@@ -17,9 +17,10 @@ import { later } from '../run/later';
 import { LiveRun } from '../run/live';
 import type { SandboxSession } from '../page/sandbox-session.svelte';
 import RunRehearsal from './components/RunRehearsal.svelte';
+import type { RunStage } from './context';
 import type { Playground } from './playground.svelte';
 import { Presenter } from './presenter.svelte';
-import { Recorder } from './recorder.svelte';
+import { KEEPS_NOTHING, Recorder } from './recorder.svelte';
 import rehearsalRun from './rehearsal-run.json';
 import { Viewer } from './viewer.svelte';
 
@@ -33,11 +34,11 @@ const IDLE_MS = 100;
 /** The recorded run the page rehearses: prompt 1 of the python sample, with the demo model. */
 export const REHEARSAL_RUN = rehearsalRun as unknown as RunRecord;
 
-/** A rehearsal keeps nothing: a page's History holds only the learner's runs. */
-const KEEPS_NOTHING = { keep: () => ({ changed() {}, save: () => Promise.resolve() }) };
-
-/** What the rehearsal's components read of a playground: a stage of its own. */
-class RehearsalStage {
+/**
+ * What the rehearsal's components read of a playground: a stage of its own. It keeps nothing: a
+ * page's History holds only the learner's runs.
+ */
+class RehearsalStage implements RunStage {
   readonly running = false;
   readonly settings = { key: '' };
   notice = null;

@@ -161,20 +161,21 @@ export class Warmup {
     if (typeof document === 'undefined' || this.#rehearsalOver || this.#running() || saveData())
       return void (this.rehearsed = 'skipped');
     const over = () => this.#stopRehearsal();
+    const listening = new AbortController(); // until the rehearsal is over, however it ends
     for (const type of ['pointerdown', 'keydown'])
-      addEventListener(type, over, { capture: true, once: true });
-    let module: typeof import('./rehearsal.svelte');
+      addEventListener(type, over, { capture: true, once: true, signal: listening.signal });
     try {
-      module = await import('./rehearsal.svelte');
-    } catch {
-      return void (this.rehearsed = 'skipped'); // a rehearsal is no more than a head start
+      // A rehearsal is no more than a head start: a chunk that does not load skips it.
+      const module = await import('./rehearsal.svelte').catch(() => null);
+      if (!module || this.#rehearsalOver) return void (this.rehearsed = 'skipped');
+      const rehearsal = (this.#rehearsal = module.rehearse(this.#sandbox));
+      this.rehearsed = 'playing';
+      await rehearsal.play();
+      this.#rehearsal = null;
+      this.rehearsed = rehearsal.played ? 'played' : 'stopped';
+    } finally {
+      listening.abort();
     }
-    if (this.#rehearsalOver) return void (this.rehearsed = 'skipped');
-    const rehearsal = (this.#rehearsal = module.rehearse(this.#sandbox));
-    this.rehearsed = 'playing';
-    await rehearsal.play();
-    this.#rehearsal = null;
-    this.rehearsed = rehearsal.played ? 'played' : 'stopped';
   }
 
   #stopRehearsal(): void {
