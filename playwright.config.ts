@@ -7,8 +7,29 @@ const MOCK_API_PORT = Number(process.env.MOCK_API_PORT ?? 41801);
 /** dist/'s build, unless scripts/test-all.mjs made it already, beside the type check (S04_E2E_BUILT=1). */
 const BUILD = process.env.S04_E2E_BUILT === '1' ? '' : 'npx vite build --mode test --logLevel warn && ';
 
+/**
+ * The specs whose tests mostly wait: on timers (python3's load ahead, a service worker's install,
+ * WebContainer's boot giving up, the demo at a person's pace) or on an emulated slow link. Their
+ * time was 30-52% idle where the others' was 11-18%. scripts/test-all.mjs runs them in a second
+ * Playwright run beside the others (S04_E2E_LANE=waiting, then =busy for the rest); with no lane
+ * named, a run has every spec.
+ */
+const WAITING = [
+  'python-preload',
+  'mixed-deploy',
+  'states',
+  'relay',
+  'sandbox',
+  'first-visit',
+  'quiet-header',
+  'slow-network',
+].map((name) => `**/${name}.spec.ts`);
+const LANE = process.env.S04_E2E_LANE;
+
 export default defineConfig({
   testDir: 'e2e',
+  ...(LANE === 'waiting' && { testMatch: WAITING }),
+  ...(LANE === 'busy' && { testIgnore: WAITING }),
   fullyParallel: false,
   workers: 1,
   retries: 0,

@@ -12,6 +12,7 @@ import {
   openOnEndpoint,
   parentList,
   PROMPTS,
+  runEnd,
   status,
   subagentRegion,
   test,
@@ -96,7 +97,9 @@ test.describe('the Anthropic API path (mock endpoint)', () => {
   }) => {
     await openWithKey(page, 'mock-s04');
     await expect(page.getByText('mock-s04').first()).toBeVisible();
+    const ended = await runEnd(page);
     await page.getByRole('button', { name: PROMPTS.framework, exact: true }).click();
+    await ended();
     await expect(status(page)).toHaveText(/^Finished/, { timeout: 20_000 });
 
     const sent = await requests(page);
@@ -147,7 +150,9 @@ test.describe('the Anthropic API path (mock endpoint)', () => {
     };
     await openWithKey(page, 'mock-trace');
     await page.getByRole('textbox', { name: 'Prompt' }).fill(PROMPTS.framework);
+    const ended = await runEnd(page);
     await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await ended();
     await expect(status(page)).toHaveText(/^Finished/, { timeout: 20_000 });
 
     const sent = await requests(page);
@@ -198,7 +203,9 @@ test.describe('the Anthropic API path (mock endpoint)', () => {
       tick();
     });
     await page.getByRole('textbox', { name: 'Prompt' }).fill('Survey this project two ways at once');
+    const ended = await runEnd(page);
     await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await ended();
     await expect(status(page)).toHaveText(/^Finished/, { timeout: 20_000 });
     expect(await page.evaluate(() => (window as unknown as { __mostAlive: number }).__mostAlive)).toBe(2);
     expect((await watch.names()).filter((n) => n.startsWith('subagent-'))).toEqual([
@@ -223,7 +230,9 @@ test.describe('the Anthropic API path (mock endpoint)', () => {
     page,
   }) => {
     await openWithKey(page, 'mock-thinking');
+    const ended = await runEnd(page);
     await page.getByRole('button', { name: PROMPTS.framework, exact: true }).click();
+    await ended();
     await expect(status(page)).toHaveText(/^Finished/, { timeout: 20_000 });
     const parent = page.getByRole('region', { name: 'Parent messages' });
     await expect(parent.locator('[data-block="thinking"]').first()).toBeVisible();
@@ -252,7 +261,9 @@ test.describe('the Anthropic API path (mock endpoint)', () => {
     watch.allow(/status of 529/);
     await openWithKey(page, 'mock-529-then-ok');
     await recordStatus(page);
+    const ended = await runEnd(page);
     await page.getByRole('button', { name: PROMPTS.framework, exact: true }).click();
+    await ended();
     await expect(status(page)).toHaveText(/^Finished/, { timeout: 20_000 });
     const seen = await page.evaluate(() => (window as unknown as { __statusSeen: string[] }).__statusSeen);
     expect(seen.some((text) => /^Running.*retrying/.test(text))).toBe(true);

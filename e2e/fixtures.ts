@@ -276,8 +276,30 @@ export async function arrays(page: Page): Promise<Record<string, string[]>> {
 
 /** Clicks a sample prompt and waits for the run to finish. */
 export async function runSample(page: Page, prompt: string): Promise<void> {
+  const ended = await runEnd(page);
   await page.getByRole('button', { name: prompt, exact: true }).click();
+  await ended();
   await expect(status(page)).toHaveText(/^Finished/, { timeout: 20_000 });
+}
+
+/**
+ * Call before starting a run; the function it returns waits until that run has ended, however it
+ * ended (the page marks `run:finished` at every end), looked for in the page at every frame.
+ * expect's polling backs off to 500 ms, and a run of a second was seen ended up to half a second
+ * late. It gives up quietly after `timeout`: the assertion that follows says what went wrong.
+ */
+export async function runEnd(page: Page, timeout = 20_000): Promise<() => Promise<void>> {
+  const before = await page.evaluate(() => performance.getEntriesByName('run:finished').length);
+  return () =>
+    page
+      .waitForFunction((n) => performance.getEntriesByName('run:finished').length > n, before, {
+        polling: 'raf',
+        timeout,
+      })
+      .then(
+        () => undefined,
+        () => undefined,
+      );
 }
 
 /**

@@ -5,7 +5,7 @@
  * prompt as one bash command).
  */
 import type { Page, Request } from '@playwright/test';
-import { expect, MOCK_API, openOnEndpoint, PROMPTS, status, test } from './fixtures';
+import { expect, MOCK_API, openOnEndpoint, PROMPTS, runEnd, status, test } from './fixtures';
 
 interface Recorded {
   method: string;
@@ -22,7 +22,9 @@ const openOnMock = (page: Page, model: string) => openOnEndpoint(page, model, { 
 /** Runs a prompt to its end (with mock-shell: one bash command). */
 async function runPrompt(page: Page, prompt: string, timeout = 20_000): Promise<void> {
   await page.getByRole('textbox', { name: 'Prompt' }).fill(prompt);
+  const ended = await runEnd(page, timeout);
   await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await ended();
   await expect(status(page)).toHaveText(/^Finished/, { timeout });
 }
 

@@ -140,13 +140,14 @@ test.describe('the viewer, measured alone', () => {
     await expect(viewer).toContainText('of 30,720,000 bytes');
     // Only what is in sight is in the DOM.
     expect(await viewer.getByText(/^\d{8} abcdefghijklmnopqrstuv$/).count()).toBeLessThan(200);
-    // Scrolling reads further pages; the rows then in sight are whole and in order.
+    // Scrolling reads further pages; the rows then in sight are whole and in order. (Scrolled again
+    // every 50 ms: toPass's default backoff, up to a second a try, left the page idle for 13 s.)
     const progress = viewer.getByText(/^Showing the first [\d,]+ of/);
     await expect(async () => {
       await viewer.locator('.lines').evaluate((el) => el.scrollTo(0, el.scrollHeight));
       const shown = /first ([\d,]+)/.exec((await progress.textContent()) ?? '')?.[1] ?? '0';
       expect(Number(shown.replaceAll(',', ''))).toBeGreaterThanOrEqual(2 * 1024 * 1024);
-    }).toPass({ timeout: 30_000 });
+    }).toPass({ timeout: 30_000, intervals: [50] });
     // Each row: its line number (the gutter), then its text.
     const inSight = await viewer
       .locator('.row')

@@ -73,7 +73,7 @@ test('a build deployed before the first visit’s worker installed is offered as
   server.serve(second); // deployed
 
   // The worker the page registers now is the next build's: it installs, and takes nothing over.
-  await expect.poll(() => activeWorker(page), { timeout: 60_000 }).toBe('activated');
+  await expect.poll(() => activeWorker(page), { timeout: 60_000, intervals: [100] }).toBe('activated');
   const notice = page.getByRole('region', { name: 'Update available' });
   // (Its text may already say that a part could not be loaded: the page loads some on its own.)
   await expect(notice).toBeVisible({ timeout: 15_000 });
@@ -95,7 +95,7 @@ test('a build deployed before the first visit’s worker installed is offered as
 
   // Reload: the next build, whole, from its worker; the example opens.
   await notice.getByRole('button', { name: 'Reload' }).click();
-  await expect.poll(() => build(page), { timeout: 20_000 }).toBe('second');
+  await expect.poll(() => build(page), { timeout: 20_000, intervals: [100] }).toBe('second');
   await expect(status(page)).toHaveText(/^Idle/);
   expect(await controlled(page)).toBe(true);
   await expect(page.getByRole('region', { name: 'Update available' })).toHaveCount(0);
@@ -131,7 +131,7 @@ test('a deploy landing while the first worker installs: it does not keep the nex
 
   await page.goto(`${server.url}?speed=instant`);
   await expect(status(page)).toHaveText(/^Idle/);
-  await expect.poll(() => asked, { timeout: 60_000 }).toBe(true);
+  await expect.poll(() => asked, { timeout: 60_000, intervals: [100] }).toBe(true);
   server.serve(union); // deployed
   release();
   await runtimeDetails(page);
@@ -147,7 +147,7 @@ test('a deploy landing while the first worker installs: it does not keep the nex
   // The next load is the next build, and its own worker keeps it.
   await context.unrouteAll();
   await page.reload();
-  await expect.poll(() => build(page), { timeout: 20_000 }).toBe('second');
+  await expect.poll(() => build(page), { timeout: 20_000, intervals: [100] }).toBe('second');
   await runtimeDetails(page);
   await expect(page.getByText(/^Saved for offline use/)).toBeVisible({ timeout: 60_000 });
   expect(await controlled(page)).toBe(true);

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
 import { serveStatic } from '../scripts/serve-static.mjs';
 import { COEP } from '../src/sandbox/isolation';
-import { expect, PROMPTS, runSample, status, test, type Watch } from './fixtures';
+import { expect, PROMPTS, runEnd, runSample, status, test, type Watch } from './fixtures';
 
 const BASE = '/s04/';
 const PROMPTS_OF = {
@@ -61,7 +61,7 @@ const sandboxReady = (page: Page) =>
 /** Visits the app and waits for its worker to isolate the page (one reload) and control it. */
 async function firstVisit(page: Page, query = 'speed=instant'): Promise<void> {
   await page.goto(`${server.url}?${query}`);
-  await expect.poll(() => isolated(page), { timeout: 30_000 }).toBe(true);
+  await expect.poll(() => isolated(page), { timeout: 30_000, intervals: [100] }).toBe(true);
   await expect(status(page)).toHaveText(/^Idle/);
   expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
 }
@@ -89,7 +89,7 @@ test('without COOP/COEP headers, the service worker isolates the page once; pyth
   });
   await page.goto(`${server.url}?speed=instant`);
   expect(await isolated(page)).toBe(false);
-  await expect.poll(() => isolated(page), { timeout: 30_000 }).toBe(true);
+  await expect.poll(() => isolated(page), { timeout: 30_000, intervals: [100] }).toBe(true);
   // The host's page had no header; the worker's copy of it has the one WebContainer boots with.
   expect(documents).toEqual([
     { fromWorker: false, coep: undefined },
@@ -97,7 +97,9 @@ test('without COOP/COEP headers, the service worker isolates the page once; pyth
   ]);
   await expect(status(page)).toHaveText(/^Idle/);
   await expect(page.getByRole('banner')).not.toContainText('Not cross-origin isolated');
-  await expect.poll(() => watch.webContainerRequests.length, { timeout: 10_000 }).toBeGreaterThan(0);
+  await expect
+    .poll(() => watch.webContainerRequests.length, { timeout: 10_000, intervals: [100] })
+    .toBeGreaterThan(0);
   expect(new URL(watch.webContainerRequests[0]).searchParams.get('coep')).toBe(COEP);
 
   await runSample(page, PROMPTS.module);
@@ -154,7 +156,9 @@ test('offline after one visit: the three prompts on both samples; a cached file 
         await page.goto(`${server.url}?speed=instant&sample=${sample}`);
         await sandboxReady(page);
         expect(await isolated(page)).toBe(true);
+        const ended = await runEnd(page, 40_000);
         await page.getByRole('button', { name: prompt, exact: true }).click();
+        await ended();
         await expect(status(page)).toHaveText(/^Finished/, { timeout: 40_000 });
       }
     }

@@ -136,7 +136,9 @@ test('a live API run keeps going while presented; the presentation follows its r
   await page.getByRole('button', { name: PROMPTS.framework, exact: true }).click();
   await expect(caption(page)).toContainText('Parent calls the task tool', { timeout: 20_000 });
   // A real model's run never waits for the presenter: it finishes while the caption stays put.
-  await expect.poll(() => recorded(page, 'parent', 'task_end'), { timeout: 20_000 }).toBe(1);
+  await expect
+    .poll(() => recorded(page, 'parent', 'task_end'), { timeout: 20_000, intervals: [100] })
+    .toBe(1);
   await expect(caption(page)).toContainText('Parent calls the task tool');
   const captions = await continueToEnd(page);
   expect(captions.some((c) => /^Subagent 1 makes model call 1, sending its own 1 message/.test(c))).toBe(

@@ -35,7 +35,7 @@ test('a page left open loads python3 ahead, before the service worker saves the 
   await expect(note).toHaveAttribute('data-phase', 'loading', { timeout: 10_000 });
   await expect(note).toHaveAttribute('data-phase', 'ready', { timeout: 30_000 });
   await expect(note).toContainText('python3 (Pyodide)');
-  await expect.poll(registered, { timeout: 15_000 }).toEqual(['ready']);
+  await expect.poll(registered, { timeout: 15_000, intervals: [100] }).toEqual(['ready']);
   await runtimeDetails(page);
   await expect(page.getByText(/^Saved for offline use/)).toBeVisible({ timeout: 30_000 });
 

@@ -52,7 +52,7 @@ test('runs at most 8 subagents at once, shows the others queued, and stops at on
     timeout: 30_000,
   });
   // Well into the run: more subagents than 8 have come and gone.
-  await expect.poll(() => count.created, { timeout: 60_000 }).toBeGreaterThan(12);
+  await expect.poll(() => count.created, { timeout: 60_000, intervals: [100] }).toBeGreaterThan(12);
   expect(count.max).toBeLessThanOrEqual(8);
   expect(count.alive).toBeGreaterThan(0);
 

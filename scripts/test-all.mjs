@@ -7,10 +7,12 @@
  * The type check, lint, format and the three builds the browser tests serve (dist/, the offline
  * spec's and the mixed-deploy spec's, which Playwright would otherwise make one after the other)
  * run in two lanes at once: none of them is timed, and each keeps about one core of two busy.
- * Their output is printed whole when each ends, with its time. The unit tests and the browser
- * tests then run alone, each as before: some of their tests are bounded in time (a command's
- * timeout, a test's), and on a CI run where the unit tests shared the two cores with the browser
- * tests, seven unit tests and two browser tests ran out of time.
+ * Their output is printed whole when each ends, with its time. The unit tests then run alone:
+ * some of their tests are bounded in time (a command's timeout, a test's), and on a CI run where
+ * the unit tests shared the two cores with the browser tests, seven unit tests and two browser
+ * tests ran out of time. The browser tests run in two Playwright runs at once, each with its own
+ * servers: the specs that mostly wait (on timers, on an emulated slow link; playwright.config.ts
+ * names them) beside all the others, whose tests keep both cores busy on their own.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -68,13 +70,19 @@ async function build(label, args, env = {}) {
 }
 
 /** Counts test cases from a runner's JSON report (scripts/verdict.mjs says what fails a suite). */
-function suite(label, command, args, report, env, count) {
-  const ok = run(label, command, args, env);
-  const counts = existsSync(report) ? count(JSON.parse(readFileSync(report, 'utf8'))) : null;
-  const verdict = suiteVerdict({ ok, counts });
+function count(label, ok, report, counts) {
+  const verdict = suiteVerdict({
+    ok,
+    counts: existsSync(report) ? counts(JSON.parse(readFileSync(report, 'utf8'))) : null,
+  });
   passed += verdict.passed;
   failed += verdict.failed;
   if (verdict.failedSuite) failures.push(`${label} (${verdict.reason})`);
+}
+
+/** A suite run alone, its output as it comes. */
+function suite(label, command, args, report, env, counts) {
+  count(label, run(label, command, args, env), report, counts);
 }
 
 /** Playwright drives Debian's Chromium here; install it once when it is missing and we may. */
@@ -135,11 +143,29 @@ suite(
   (r) => [r.numPassedTests, r.numFailedTests],
 );
 
-const pwReport = join(out, 'playwright.json');
-suite('e2e', 'npx', ['playwright', 'test'], pwReport, { PW_JSON_OUTPUT: pwReport, ...handed }, (r) => [
-  r.stats.expected,
-  r.stats.unexpected + r.stats.flaky,
-]);
+/** One of the two Playwright runs (playwright.config.ts's lanes), on its own ports. */
+function e2eLane(lane, ports) {
+  const report = join(out, `playwright-${lane}.json`);
+  const env = { S04_E2E_LANE: lane, PW_JSON_OUTPUT: report, ...ports, ...handed };
+  const args = ['playwright', 'test'];
+  // The busy lane's output comes as it goes; the waiting lane's is printed whole when it ends.
+  const done =
+    lane === 'busy'
+      ? new Promise((resolve) => {
+          console.log(`\n=== e2e (${lane}): npx ${args.join(' ')}`);
+          const child = spawn('npx', args, { stdio: 'inherit', env: { ...process.env, ...env } });
+          child.on('error', () => resolve(false));
+          child.on('close', (code) => resolve(code === 0));
+        })
+      : runKept(`e2e (${lane})`, 'npx', args, env);
+  return done.then((ok) => ({ lane, ok, report }));
+}
+const busy = () => e2eLane('busy', { E2E_PORT: '41731', MOCK_API_PORT: '41801' });
+const waiting = () => e2eLane('waiting', { E2E_PORT: '41732', MOCK_API_PORT: '41802' });
+// Without dist/'s build handed over, each run builds it first, into the same folder: one at a time.
+const lanes = handed.S04_E2E_BUILT ? await Promise.all([busy(), waiting()]) : [await busy(), await waiting()];
+for (const { lane, ok, report } of lanes)
+  count(`e2e (${lane})`, ok, report, (r) => [r.stats.expected, r.stats.unexpected + r.stats.flaky]);
 rmSync(offlineBuild, { recursive: true, force: true });
 rmSync(secondBuild, { recursive: true, force: true });
 
