@@ -70,12 +70,15 @@ test('the parent and its subagents run one script, fetched once ahead, before an
   expect(agents.map((agent) => agent.name)).toContain('subagent-1');
   const urls = new Set(agents.map((agent) => agent.url));
   expect([...urls]).toEqual([expect.stringMatching(/^\/assets\/agent-[\w-]+\.js$/)]);
-  // Fetched by the page's script, once, before the first of them was created.
-  const fetched = (await resources(page)).filter(
-    (entry) => urls.has(entry.path) && entry.initiator === 'fetch',
-  );
+  // Fetched once, before the first of them was created: by the page's first script as soon as the
+  // page's own script was in (not beside it), and taken over by the app (vite-plugins/early-sandbox.ts).
+  const loaded = await resources(page);
+  const fetched = loaded.filter((entry) => urls.has(entry.path) && entry.initiator === 'fetch');
   expect(fetched).toHaveLength(1);
   expect(fetched[0].start).toBeLessThan(Math.min(...agents.map((agent) => agent.at)));
+  const pageScript = loaded.find((entry) => PAGE_SCRIPT.test(entry.path));
+  expect(fetched[0].start).toBeGreaterThanOrEqual(pageScript!.end);
+  expect(await page.evaluate(() => '__s04EarlyAgentScript' in window)).toBe(true);
 });
 
 test('the sandbox loads no command’s code before the page’s own script is in, and the first ones at once after', async ({

@@ -156,8 +156,14 @@ describe('a production build', () => {
     expect(all.some((s) => /^assets\/index-[\w-]+\.js$/.test(s.path))).toBe(true);
     // The agents' one worker script (the parent and every subagent: src/workers/agent/agent.ts).
     expect(all.some((s) => /^assets\/agent[-.][\w-]*\.js$/.test(s.path))).toBe(true);
-    // (__s04EarlySandbox is the early sandbox's handoff at boot, not a hook for tests.)
-    for (const hook of [/__s04(?!EarlySandbox)/, /spareWorker/, /liveWorkers/, /exposeForTests/]) {
+    // (__s04EarlySandbox and __s04EarlyAgentScript are the page's first script's handoffs at boot,
+    // not hooks for tests.)
+    for (const hook of [
+      /__s04(?!Early(Sandbox|AgentScript)\b)/,
+      /spareWorker/,
+      /liveWorkers/,
+      /exposeForTests/,
+    ]) {
       expect(
         all.filter((s) => hook.test(s.text)).map((s) => s.path),
         String(hook),

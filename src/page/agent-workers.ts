@@ -115,10 +115,15 @@ let prefetched: Promise<void> | undefined;
  * once it is in (or could not be: the worker's own fetch then says why).
  */
 export function prefetchAgentScript(): Promise<void> {
-  prefetched ??= fetch(agentScript).then(
-    (response) => response.arrayBuffer().then(() => {}),
-    () => {},
-  );
+  // The built page's first script started this fetch already, beside the page's own script
+  // (vite-plugins/early-sandbox.ts): a second one would download it again beside it.
+  const early = (globalThis as { __s04EarlyAgentScript?: Promise<void> }).__s04EarlyAgentScript;
+  prefetched ??=
+    early ??
+    fetch(agentScript).then(
+      (response) => response.arrayBuffer().then(() => {}),
+      () => {},
+    );
   return prefetched;
 }
 
