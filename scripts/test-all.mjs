@@ -50,6 +50,16 @@ function runKept(label, command, args, env = {}) {
   });
 }
 
+/** Runs a step beside another one, its output as it comes; resolves with its success. */
+function runLive(label, command, args, env = {}) {
+  console.log(`\n=== ${label}: ${command} ${args.join(' ')}`);
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+    child.on('error', () => resolve(false));
+    child.on('close', (code) => resolve(code === 0));
+  });
+}
+
 /** A step that counts as one check. */
 async function check(label, command, args) {
   if (await runKept(label, command, args)) passed++;
@@ -149,15 +159,7 @@ function e2eLane(lane, ports) {
   const env = { S04_E2E_LANE: lane, PW_JSON_OUTPUT: report, ...ports, ...handed };
   const args = ['playwright', 'test'];
   // The busy lane's output comes as it goes; the waiting lane's is printed whole when it ends.
-  const done =
-    lane === 'busy'
-      ? new Promise((resolve) => {
-          console.log(`\n=== e2e (${lane}): npx ${args.join(' ')}`);
-          const child = spawn('npx', args, { stdio: 'inherit', env: { ...process.env, ...env } });
-          child.on('error', () => resolve(false));
-          child.on('close', (code) => resolve(code === 0));
-        })
-      : runKept(`e2e (${lane})`, 'npx', args, env);
+  const done = (lane === 'busy' ? runLive : runKept)(`e2e (${lane})`, 'npx', args, env);
   return done.then((ok) => ({ lane, ok, report }));
 }
 const busy = () => e2eLane('busy', { E2E_PORT: '41731', MOCK_API_PORT: '41801' });

@@ -52,19 +52,24 @@ export function earlySandbox(embed: () => EmbedFiles): Plugin {
         // first click came 0.2 s later.)
         const agents = Object.keys(context.bundle ?? {}).find((name) => /(^|\/)agent-[\w-]+\.js$/.test(name));
         if (!agents) throw new Error("early-sandbox: the agents' worker is not in the bundle");
+        // `a(name, f)`: calls `f` once a file whose URL holds `name` has arrived (throws where the
+        // browser has no resource timing observer).
+        const arrived =
+          `var a=function(n,f){new PerformanceObserver(function(l,o){l.getEntries().some(function(e){` +
+          `return e.name.indexOf(n)>=0})&&(o.disconnect(),f())}).observe({type:'resource',buffered:true})};`;
         const go =
           `var g=function(){if(g.d)return;g.d=1;var s=document.createElement('script');` +
           `s.type='module';s.crossOrigin='';s.src=${JSON.stringify(module[1])};document.head.appendChild(s);` +
-          `try{self.__s04EarlyAgentScript=new Promise(function(f){new PerformanceObserver(function(l,o){` +
-          `l.getEntries().some(function(e){return e.name.indexOf(${JSON.stringify(module[1])})>=0})&&(o.disconnect(),` +
-          `f(fetch(${JSON.stringify(`${base}${agents}`)}).then(function(r){return r.arrayBuffer()}).then(function(){},function(){})))` +
-          `}).observe({type:'resource',buffered:true})})}catch(e){}};`;
+          `try{self.__s04EarlyAgentScript=new Promise(function(f){a(${JSON.stringify(module[1])},function(){` +
+          `f(fetch(${JSON.stringify(`${base}${agents}`)}).then(function(r){return r.arrayBuffer()}).then(function(){},function(){}))` +
+          `})})}catch(e){}};`;
         // The embed's script, as `var E={...}` (scripts/first-visit.mjs reads it there).
         const embedded =
           `var e=function(){var E=${JSON.stringify(embed())};var s=document.createElement('script');` +
           `s.type='module';s.crossOrigin='';s.src=E.script;document.head.appendChild(s)};`;
         const script =
           '(function(){' +
+          arrived +
           go +
           embedded +
           `var q=new URLSearchParams(location.search);` +
@@ -72,8 +77,7 @@ export function earlySandbox(embed: () => EmbedFiles): Plugin {
           `const w=self.__s04EarlySandbox=new Worker(${JSON.stringify(`${base}${file}`)},{type:'module',name:'sandbox'});` +
           `w.addEventListener('error',function(e){e instanceof ErrorEvent||(w.s04NotLoaded=1);g()});` +
           `w.postMessage({type:${JSON.stringify(EARLY_BOOT_MESSAGE)},search:location.search});` +
-          `try{new PerformanceObserver(function(l){l.getEntries().some(function(e){return e.name.indexOf(${JSON.stringify(file)})>=0})&&g()})` +
-          `.observe({type:'resource',buffered:true})}catch(e){g()}setTimeout(g,${SANDBOX_FIRST_AT_MOST_MS})}else g()})()`;
+          `try{a(${JSON.stringify(file)},g)}catch(e){g()}setTimeout(g,${SANDBOX_FIRST_AT_MOST_MS})}else g()})()`;
         return {
           html: html.replace(module[0], ''),
           tags: [{ tag: 'script', children: script, injectTo: 'head-prepend' }],
