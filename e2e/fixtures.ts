@@ -49,8 +49,9 @@ export class Watch {
   readonly consoleErrors: string[] = [];
   readonly externalRequests: string[] = [];
   /**
-   * Requests for WebContainer's runtime (sandbox=auto tries it). They are answered as if offline,
-   * so every test sees the same thing whether or not the machine has internet.
+   * Requests for WebContainer's runtime (sandbox=auto tries it). They fail as offline: the browser
+   * resolves no name but the loopback ones (playwright.config.ts), so every test sees the same
+   * thing whether or not the machine has internet.
    */
   readonly webContainerRequests: string[] = [];
   /** Console errors a test expects (the browser reports failed HTTP responses as errors). */
@@ -66,7 +67,7 @@ export class Watch {
     page.on('pageerror', (error) => this.consoleErrors.push(String(error)));
     page.on('request', (request) => {
       const url = new URL(request.url());
-      if (WEBCONTAINER_RUNTIME.test(request.url())) return;
+      if (WEBCONTAINER_RUNTIME.test(request.url())) return void this.webContainerRequests.push(request.url());
       if (!['127.0.0.1', 'localhost'].includes(url.hostname) && !['data:', 'blob:'].includes(url.protocol)) {
         this.externalRequests.push(request.url());
       }
@@ -85,10 +86,6 @@ export class Watch {
 
   async install(): Promise<void> {
     await this.page.addInitScript(recordWorkers);
-    await this.page.route(WEBCONTAINER_RUNTIME, (route) => {
-      this.webContainerRequests.push(route.request().url());
-      return route.abort('internetdisconnected');
-    });
   }
 
   /**
