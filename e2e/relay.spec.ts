@@ -52,11 +52,17 @@ test.describe('the relay for endpoints without CORS', () => {
       ),
       { timeout: 20_000 },
     );
-    // Those calls went straight from the browser (Playwright's routing answers preflights
-    // itself, so they reach the mock; its reply, without CORS headers, is what the page refused).
-    const direct = (await requests(page)).filter((r) => r.method === 'POST');
-    expect(direct.length).toBeGreaterThan(0);
-    for (const r of direct) expect(r.headers.origin).toBe(new URL(page.url()).origin);
+    // Those calls went straight from the browser, and each ended at its preflight, which the
+    // endpoint refused: a browser sends no request that a CORS-less endpoint has not allowed.
+    const direct = await requests(page);
+    const preflights = direct.filter((r) => r.method === 'OPTIONS');
+    expect(preflights.length).toBeGreaterThan(0);
+    for (const r of preflights) {
+      expect(r.path).toBe('/v1/messages');
+      expect(r.headers.origin).toBe(new URL(page.url()).origin);
+      expect(r.headers['access-control-request-method']).toBe('POST');
+    }
+    expect(direct.filter((r) => r.method === 'POST')).toEqual([]);
     await page.request.delete(`${MOCK_API}/_requests`);
 
     await page.getByRole('button', { name: 'Settings' }).click();
