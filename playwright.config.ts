@@ -61,10 +61,6 @@ export default defineConfig({
           '--disable-background-networking',
           '--disable-component-update',
           '--disable-sync',
-          // No name resolves but the loopback ones: nothing a page asks for leaves the machine, and
-          // WebContainer's runtime (sandbox=auto tries it) fails as offline, with no route in the
-          // way (a routed page's every request passes through the test runner).
-          '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost',
         ]),
       },
     },

@@ -50,7 +50,7 @@ export class Watch {
   readonly externalRequests: string[] = [];
   /**
    * Requests for WebContainer's runtime (sandbox=auto tries it). They fail as offline: the browser
-   * resolves no name but the loopback ones (playwright.config.ts), so every test sees the same
+   * resolves no name but the loopback ones (LOOPBACK_ONLY, scripts/built-app.mjs), so every test sees the same
    * thing whether or not the machine has internet.
    */
   readonly webContainerRequests: string[] = [];

@@ -6,9 +6,13 @@ export declare function chromiumPath(): string | undefined;
 /** Builds the app and serves it on 127.0.0.1:`port` until the process exits; the base URL. */
 export declare function serveBuiltApp(port: number): Promise<string>;
 
+/** Chromium's switch that resolves no name but the loopback ones. */
+export declare const LOOPBACK_ONLY: string;
+
 /**
- * Chromium's launch options: `args` added to Playwright's, with the omnibox popup's WebUI (a
- * renderer per new window in headless Chromium 156) turned off unless PLAYWRIGHT_OMNIBOX=1.
+ * Chromium's launch options: `args` added to Playwright's and to LOOPBACK_ONLY, with the omnibox
+ * popup's WebUI (a renderer per new window in headless Chromium 156) turned off unless
+ * PLAYWRIGHT_OMNIBOX=1.
  */
 export declare function chromiumLaunchOptions(args?: string[]): Promise<{
   executablePath: string | undefined;

@@ -14,12 +14,20 @@ export function chromiumPath() {
   );
 }
 
+/**
+ * No name resolves but the loopback ones: nothing a page asks for leaves the machine (the tests and
+ * benches talk to loopback only), and WebContainer's runtime, which sandbox=auto tries, fails as
+ * offline, whether or not the machine has internet, with no route in the way (a routed page's
+ * every request passes through Playwright).
+ */
+export const LOOPBACK_ONLY = '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost';
+
 /** The omnibox popup's WebUI features: the popup, its AI-mode page and its full page. */
 const OMNIBOX_POPUP_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup'];
 
 /**
- * Chromium's launch options for the tests and the bench: `args` added to Playwright's, with the
- * omnibox popup's WebUI turned off. Headless Chromium 156 starts that popup's renderer for every
+ * Chromium's launch options for the tests and the bench: `args` added to Playwright's and to
+ * LOOPBACK_ONLY, with the omnibox popup's WebUI turned off. Headless Chromium 156 starts that popup's renderer for every
  * new window (every fresh context), where it burns 1.5-2.2 s of CPU while the page loads, on a
  * machine with two cores; a learner's browser has it running already. The popup comes in three
  * features (the popup, its AI-mode page and its full page): with only the first off, the renderer
@@ -27,7 +35,8 @@ const OMNIBOX_POPUP_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'We
  * Playwright's own list (read from a first launch) is replaced by the same list plus those.
  * PLAYWRIGHT_OMNIBOX=1 leaves the browser as it is.
  */
-export async function chromiumLaunchOptions(args = []) {
+export async function chromiumLaunchOptions(extraArgs = []) {
+  const args = [LOOPBACK_ONLY, ...extraArgs];
   const options = { executablePath: chromiumPath(), args };
   if (process.env.PLAYWRIGHT_OMNIBOX === '1') return options;
   let probe;

@@ -13,7 +13,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { chromium } from 'playwright';
-import { chromiumPath, serveBuiltApp } from './built-app.mjs';
+import { chromiumPath, LOOPBACK_ONLY, serveBuiltApp } from './built-app.mjs';
 import { bigRecord, parallelRecord } from './records.mjs';
 
 const PORT = Number(process.env.SCREENSHOT_PORT ?? 41733);
@@ -41,7 +41,7 @@ if (!cjk.stdout?.trim())
 
 const BASE = await serveBuiltApp(PORT);
 const executablePath = chromiumPath();
-const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', LOOPBACK_ONLY] });
 mkdirSync('screenshots', { recursive: true });
 for (const [name, prompt] of SHOTS) {
   // Each prompt on a fresh page, shown once its run has ended.
