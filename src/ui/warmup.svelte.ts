@@ -47,8 +47,10 @@ export class Warmup {
   readonly #sandbox: SandboxSession;
   readonly #conversation: () => Conversation;
   readonly #running: () => boolean;
-  /** Set when python3's idle-time load waits for the run under way to end. */
-  #preloadAfterRun = false;
+  /** Set when python3's idle-time load waits for the run under way, or the record looked through, to end. */
+  #preloadWaits = false;
+  /** A run is being looked through on screen (see viewing). */
+  #viewing = false;
   /** The page's work ahead (python3, the other languages) is scheduled once. */
   #aheadScheduled = false;
   /** Where the page's rehearsal of a first run is (./rehearsal.svelte.ts; the e2e specs read it). */
@@ -186,27 +188,45 @@ export class Warmup {
   /** python3's load ahead yields to a run: stopped now, started again after it; so does a rehearsal. */
   runStarting(): void {
     this.#stopRehearsal();
-    if (this.#sandbox.cancelPreload()) this.#preloadAfterRun = true;
+    if (this.#sandbox.cancelPreload()) this.#preloadWaits = true;
   }
 
   runEnded(): void {
-    if (this.#preloadAfterRun) later(() => this.#preloadPython(), PRELOAD_IDLE_MS);
+    if (this.#preloadWaits && !this.#viewing) later(() => this.#preloadPython(), PRELOAD_IDLE_MS);
+  }
+
+  /**
+   * A run is being looked through (`on`): a record opened read-only, or a step before the end of
+   * the live one. python3's load ahead yields to it as to a run (stopped, started again once the
+   * screen is back at the live end), and so does the rehearsal: Pyodide's compile beside a scrub
+   * of 40,000 messages took two cores' worth of its frames (15-22 frames a second instead of
+   * 25-36). A record looked at needs no python3; the first run after it loads it if need be.
+   */
+  viewing(on: boolean): void {
+    if (on === this.#viewing) return;
+    this.#viewing = on;
+    if (on) {
+      this.#stopRehearsal();
+      if (this.#sandbox.cancelPreload()) this.#preloadWaits = true;
+    } else if (this.#preloadWaits && !this.#running()) {
+      setTimeout(() => later(() => this.#preloadPython(), PRELOAD_IDLE_MS), PRELOAD_AFTER_MS);
+    }
   }
 
   /**
    * On the python sample, python3's runtime loads in idle time once the page has settled, so
    * that prompt 3's check does not wait seconds for Pyodide. It is off the critical path (its own
-   * worker), it waits for a run under way to end, and it is skipped when the browser asks to save
+   * worker), it waits for a run under way or a record looked through (see viewing), and it is skipped when the browser asks to save
    * data or the connection is slower than 4g: then the first python3 loads it, as before.
    */
   #preloadPython(): void {
     this.pythonOnFirstUse = this.#pythonWaitsForUse();
     if (this.#url.sample !== 'python' || this.#sandbox.pythonUsed || saveData()) return;
-    if (this.#running()) {
-      this.#preloadAfterRun = true;
+    if (this.#running() || this.#viewing) {
+      this.#preloadWaits = true;
       return;
     }
-    this.#preloadAfterRun = false;
+    this.#preloadWaits = false;
     this.#sandbox.preloadPython();
   }
 }

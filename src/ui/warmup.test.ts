@@ -104,3 +104,89 @@ describe("Warmup: the agents' workers started ahead", () => {
     expect(conversation.warm).not.toHaveBeenCalled();
   });
 });
+
+describe("Warmup: python3's load ahead", () => {
+  beforeEach(() => {
+    vi.stubGlobal('navigator', {});
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  /** A warm-up on the python sample, over a sandbox that counts python3's loads and stops. */
+  function onPython(running: { now: boolean }) {
+    let loading = false;
+    const sandbox = {
+      boot: () => Promise.resolve(),
+      offline: true,
+      pythonUsed: false,
+      pythonSettled: false,
+      preloadPython: vi.fn(() => void (loading = true)),
+      cancelPreload: vi.fn(() => {
+        const was = loading;
+        loading = false;
+        return was;
+      }),
+    };
+    const ready = new Warmup(
+      { sample: 'python' } as WarmupArgs[0],
+      sandbox as unknown as WarmupArgs[1],
+      () => ({ warm: () => {} }) as unknown as ReturnType<WarmupArgs[2]>,
+      () => running.now,
+    );
+    return { ready, sandbox };
+  }
+
+  it('starts in idle time once the sandbox is ready', async () => {
+    const { ready, sandbox } = onPython({ now: false });
+    await ready.start();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(sandbox.preloadPython).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(sandbox.preloadPython).toHaveBeenCalledOnce();
+  });
+
+  it('waits while a record is looked through, and starts once the screen is back at the live end', async () => {
+    const { ready, sandbox } = onPython({ now: false });
+    await ready.start();
+    ready.viewing(true); // a record opened before python3's moment
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(sandbox.preloadPython).not.toHaveBeenCalled();
+    ready.viewing(false);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(sandbox.preloadPython).toHaveBeenCalledOnce();
+  });
+
+  it('under way, is stopped by a record looked through and started again after it', async () => {
+    const { ready, sandbox } = onPython({ now: false });
+    await ready.start();
+    await vi.advanceTimersByTimeAsync(6000);
+    expect(sandbox.preloadPython).toHaveBeenCalledOnce();
+    ready.viewing(true);
+    expect(sandbox.cancelPreload).toHaveBeenCalledOnce();
+    ready.viewing(true); // the same state again changes nothing
+    expect(sandbox.cancelPreload).toHaveBeenCalledOnce();
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(sandbox.preloadPython).toHaveBeenCalledOnce();
+    ready.viewing(false);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(sandbox.preloadPython).toHaveBeenCalledTimes(2);
+  });
+
+  it('back at the live end with a run under way, waits for the run to end', async () => {
+    const running = { now: false };
+    const { ready, sandbox } = onPython(running);
+    await ready.start();
+    ready.viewing(true);
+    running.now = true;
+    ready.viewing(false);
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(sandbox.preloadPython).not.toHaveBeenCalled();
+    running.now = false;
+    ready.runEnded();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(sandbox.preloadPython).toHaveBeenCalledOnce();
+  });
+});
