@@ -3,7 +3,8 @@
  * settled: prompt 3's check then starts at once. The header shows the load as it goes; a browser
  * that asks to save data loads it on first use instead.
  */
-import { expect, open, PROMPTS, runSample, runtimeDetails, test } from './fixtures';
+import { parentCallsRecord } from '../scripts/records.mjs';
+import { expect, importFile, open, PROMPTS, runSample, runtimeDetails, test } from './fixtures';
 
 test('a page left open loads python3 ahead, before the service worker saves the playground: prompt 3 runs it with no wait', async ({
   page,
@@ -70,4 +71,20 @@ test('the TypeScript sample does not load python3 ahead', async ({ page }) => {
   await runtimeDetails(page);
   await expect(page.getByText(/^Saved for offline use/)).toBeVisible({ timeout: 30_000 });
   await expect(page.locator('[data-runtime="python"]')).toHaveCount(0);
+});
+
+test('a record looked through holds python3 back; back at the playground, it loads ahead', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await open(page);
+  // Opened before python3's moment (2.5 s after the sandbox is ready, then an idle moment within 3 s).
+  await importFile(page, 'calls-20.json', JSON.stringify(parentCallsRecord(20, 200)));
+  await expect(page.getByText(/^Viewing the file calls-20\.json/)).toBeVisible();
+  await page.waitForTimeout(8000);
+  await expect(page.locator('[data-runtime="python"]')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Back to the playground' }).click();
+  await expect(page.locator('[data-runtime="python"]')).toHaveAttribute('data-phase', /loading|ready/, {
+    timeout: 15_000,
+  });
 });
