@@ -161,6 +161,25 @@ describe('what the charts read from a record', () => {
     expect(rows.get('subagent-2')).toMatchObject({ start: 1, queuedUntil: 50, end: null });
     expect(rows.get('subagent-3')).toMatchObject({ start: 2, queuedUntil: 60, end: 60 });
   });
+
+  it('ends the wait when the worker is noted ready, if its creation was not noted', () => {
+    const record = newRecord('r', 0, 'hi', DEMO_SETTINGS as RunSettings);
+    record.events = [
+      {
+        t: 0,
+        type: 'spawn',
+        agent: 'subagent-1',
+        from: 'parent',
+        taskId: 'a',
+        description: 'd',
+        messages: [],
+      },
+      { t: 4, type: 'worker', worker: 'subagent-1', phase: 'ready' },
+      { t: 90, type: 'status', status: { kind: 'finished' } },
+    ];
+    const row = workersTimeline(record).rows.find((r) => r.id === 'subagent-1');
+    expect(row).toMatchObject({ id: 'subagent-1', start: 0, queuedUntil: 4 });
+  });
 });
 
 describe('the call shown at a step', () => {

@@ -59,7 +59,9 @@ export function workersTimeline(record: RunRecord): { rows: WorkerRow[]; end: nu
       case 'worker': {
         const known = rows.has(event.worker);
         const r = row(event.worker, event.t);
-        if (event.phase === 'created' && known && r.queuedUntil === null) r.queuedUntil = event.t;
+        // Its turn came when its worker was created; a record that notes only the worker ready
+        // (a spare's, or one written before workers' creation was recorded) shows it from then.
+        if (event.phase !== 'terminated' && known && r.queuedUntil === null) r.queuedUntil = event.t;
         if (event.phase === 'terminated') {
           r.end = event.t;
           if (r.queuedUntil === null) r.queuedUntil = event.t; // stopped while it waited
