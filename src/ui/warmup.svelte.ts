@@ -115,7 +115,15 @@ export class Warmup {
    */
   get pythonAhead(): boolean {
     const sandbox = this.#sandbox;
-    return this.#url.sample === 'python' && sandbox.offline && !sandbox.pythonSettled && !saveData();
+    // Held back while a run is looked through (see viewing): a page that opened a shared run
+    // would otherwise keep its offline copy waiting for a load that has not begun.
+    return (
+      this.#url.sample === 'python' &&
+      sandbox.offline &&
+      !sandbox.pythonSettled &&
+      !saveData() &&
+      !this.#viewing
+    );
   }
 
   /** Once a page, when the sandbox is ready: python3 and the other languages, in idle time. */

@@ -175,6 +175,16 @@ describe("Warmup: python3's load ahead", () => {
     expect(sandbox.preloadPython).toHaveBeenCalledTimes(2);
   });
 
+  it('is not waited for by the offline copy while it is held back', async () => {
+    const { ready } = onPython({ now: false });
+    await ready.start();
+    expect(ready.pythonAhead).toBe(true);
+    ready.viewing(true);
+    expect(ready.pythonAhead).toBe(false);
+    ready.viewing(false);
+    expect(ready.pythonAhead).toBe(true);
+  });
+
   it('back at the live end with a run under way, waits for the run to end', async () => {
     const running = { now: false };
     const { ready, sandbox } = onPython(running);
