@@ -23,6 +23,7 @@ const WAITING = [
   'first-visit',
   'quiet-header',
   'slow-network',
+  'service-worker',
 ].map((name) => `**/${name}.spec.ts`);
 const LANE = process.env.S04_E2E_LANE;
 

@@ -1,9 +1,11 @@
 /**
  * The service worker's first install beside a learner's run: it downloads every file of the build
  * (and Chromium compiles each script it keeps), so it fetches nothing while a run is under way and
- * goes on once the run has ended (src/page/service-worker.svelte.ts, setBusy).
+ * goes on once the run has ended (src/page/service-worker.svelte.ts, setBusy); nor while the learner
+ * moves through a run (a scrub draws a step a frame).
  */
-import { expect, holdRequests, open, PROMPTS, runtimeDetails, status, test } from './fixtures';
+import { parentCallsRecord } from '../scripts/records.mjs';
+import { expect, holdRequests, importFile, open, PROMPTS, runtimeDetails, status, test } from './fixtures';
 
 test('the first install fetches no file while a run is under way, and finishes after it', async ({
   page,
@@ -35,4 +37,31 @@ test('the first install fetches no file while a run is under way, and finishes a
   await runtimeDetails(page);
   await expect(page.getByText(/^Saved for offline use/)).toBeVisible({ timeout: 30_000 });
   expect(fetched.filter((at) => at >= finished).length).toBeGreaterThan(0); // it went on after
+});
+
+test('the first install waits while the learner moves through a run, and is made once they stop', async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(90_000);
+  const fetched: number[] = []; // when the worker asked for each file
+  context.on('request', (request) => {
+    if (request.serviceWorker()) fetched.push(Date.now());
+  });
+  await open(page);
+  await importFile(page, 'calls-40.json', JSON.stringify(parentCallsRecord(40, 200)));
+  const slider = page.getByRole('slider', { name: 'Step' });
+  await slider.focus();
+  // Past the install's usual moment (5 s after the sandbox is ready, then an idle moment): a
+  // step every 250 ms, back and forth, as a learner scrubbing a run.
+  const from = Date.now();
+  for (let i = 0; Date.now() - from < 10_000; i++) {
+    await slider.press(i % 40 < 20 ? 'ArrowLeft' : 'ArrowRight');
+    await page.waitForTimeout(250);
+  }
+  const stopped = Date.now();
+  expect(fetched).toEqual([]);
+  await runtimeDetails(page);
+  await expect(page.getByText(/^Saved for offline use/)).toBeVisible({ timeout: 30_000 });
+  expect(fetched.filter((at) => at >= stopped).length).toBeGreaterThan(0);
 });
