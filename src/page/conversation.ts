@@ -99,13 +99,26 @@ class Stopped extends Error {
   override name = 'AbortError';
 }
 
+/**
+ * What a run's Stop rejects, by the run's signal: one abort listener for each run, however many
+ * waits (a run of 340 subagents has hundreds at once; a listener each made Node warn of a leak).
+ */
+const waitsOn = new WeakMap<AbortSignal, Set<() => void>>();
+
 /** Settles with the promise, or rejects as soon as the run is stopped (a terminated worker never answers). */
 function untilStopped<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(new Stopped('Stopped'));
+  let waits = waitsOn.get(signal);
+  if (!waits) {
+    const all = (waits = new Set());
+    waitsOn.set(signal, all);
+    signal.addEventListener('abort', () => all.forEach((stop) => stop()), { once: true });
+  }
+  const each = waits;
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(new Stopped('Stopped'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    each.add(onAbort);
+    promise.then(resolve, reject).finally(() => each.delete(onAbort));
   });
 }
 
