@@ -54,11 +54,6 @@ export default defineConfig({
         // Motion off, as a person may ask of their system: the pulsing dots (the header's, the
         // run's) and the streaming caret drew frames all along, 7% of four specs' CPU time.
         reducedMotion: 'reduce',
-        // No service worker, but in the specs that test it (offline use, its install, a deploy
-        // during a visit, the header's notes about it, an embed that must not register one: each
-        // has `test.use({ serviceWorkers: 'allow' })`). Its install downloads and compiles the whole
-        // build: 5.5 core-seconds of every test page that lived 7 s past `sandbox:ready`.
-        serviceWorkers: 'block',
         launchOptions: await chromiumLaunchOptions([
           '--no-sandbox',
           '--disable-gpu',

@@ -6,9 +6,6 @@
 import type { Page } from '@playwright/test';
 import { expect, open, PROMPTS, runSample, subagentRegion, test, slideHost } from './fixtures';
 
-// What this spec tests needs the page's service worker (playwright.config.ts blocks it elsewhere).
-test.use({ serviceWorkers: 'allow' });
-
 /** The slide holding the embed, on another origin of this machine. */
 const slide = slideHost();
 

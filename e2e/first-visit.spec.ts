@@ -6,9 +6,6 @@
  */
 import { expect, holdRequests, PAGE_SCRIPT, PROMPTS, runSample, status, test } from './fixtures';
 
-// What this spec tests needs the page's service worker (playwright.config.ts blocks it elsewhere).
-test.use({ serviceWorkers: 'allow' });
-
 test('the page says it is loading before its script has come, and fetches its script once the sandbox’s is in', async ({
   page,
 }) => {

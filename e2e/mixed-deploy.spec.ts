@@ -21,9 +21,6 @@ import type { Page } from '@playwright/test';
 import { serveStatic } from '../scripts/serve-static.mjs';
 import { expect, runtimeDetails, status, test } from './fixtures';
 
-// What this spec tests needs the page's service worker (playwright.config.ts blocks it elsewhere).
-test.use({ serviceWorkers: 'allow' });
-
 const FIRST = 'dist';
 let work: string;
 let second: string;

@@ -18,9 +18,6 @@ import { serveStatic } from '../scripts/serve-static.mjs';
 import { COEP } from '../src/sandbox/isolation';
 import { expect, PROMPTS, runEnd, runSample, status, test, type Watch } from './fixtures';
 
-// What this spec tests needs the page's service worker (playwright.config.ts blocks it elsewhere).
-test.use({ serviceWorkers: 'allow' });
-
 const BASE = '/s04/';
 const PROMPTS_OF = {
   python: [PROMPTS.framework, PROMPTS.summarisePy, PROMPTS.module],

@@ -6,9 +6,6 @@
 import { parentCallsRecord } from '../scripts/records.mjs';
 import { expect, importFile, open, PROMPTS, runSample, runtimeDetails, test } from './fixtures';
 
-// What this spec tests needs the page's service worker (playwright.config.ts blocks it elsewhere).
-test.use({ serviceWorkers: 'allow' });
-
 test('a page left open loads python3 ahead, before the service worker saves the playground: prompt 3 runs it with no wait', async ({
   page,
   context,

@@ -7,9 +7,6 @@
 import type { Page } from '@playwright/test';
 import { expect, open, PROMPTS, runSample, test } from './fixtures';
 
-// What this spec tests needs the page's service worker (playwright.config.ts blocks it elsewhere).
-test.use({ serviceWorkers: 'allow' });
-
 const header = (page: Page) => page.getByRole('banner');
 const indicator = (page: Page) => header(page).getByRole('button', { name: /^Sandbox / });
 

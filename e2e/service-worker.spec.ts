@@ -7,9 +7,6 @@
 import { parentCallsRecord } from '../scripts/records.mjs';
 import { expect, holdRequests, importFile, open, PROMPTS, runtimeDetails, status, test } from './fixtures';
 
-// What this spec tests needs the page's service worker (playwright.config.ts blocks it elsewhere).
-test.use({ serviceWorkers: 'allow' });
-
 test('the first install fetches no file while a run is under way, and finishes after it', async ({
   page,
   context,
