@@ -108,18 +108,23 @@ const waitsOn = new WeakMap<AbortSignal, Set<() => void>>();
 /** Settles with the promise, or rejects as soon as the run is stopped (a terminated worker never answers). */
 function untilStopped<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(new Stopped('Stopped'));
-  let waits = waitsOn.get(signal);
-  if (!waits) {
-    const all = (waits = new Set());
-    waitsOn.set(signal, all);
-    signal.addEventListener('abort', () => all.forEach((stop) => stop()), { once: true });
-  }
-  const each = waits;
+  const waits = waitsOf(signal);
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(new Stopped('Stopped'));
-    each.add(onAbort);
-    promise.then(resolve, reject).finally(() => each.delete(onAbort));
+    waits.add(onAbort);
+    promise.then(resolve, reject).finally(() => waits.delete(onAbort));
   });
+}
+
+/** The waits on a run's signal, with the one listener that stops them all at its Stop. */
+function waitsOf(signal: AbortSignal): Set<() => void> {
+  let waits = waitsOn.get(signal);
+  if (!waits) {
+    const all = new Set<() => void>();
+    signal.addEventListener('abort', () => all.forEach((stop) => stop()), { once: true });
+    waitsOn.set(signal, (waits = all));
+  }
+  return waits;
 }
 
 function measure(name: string, start: number, end: number): void {

@@ -136,7 +136,7 @@ export class Warmup {
     later(() => warmCanvasText(), CANVAS_TEXT_AFTER_MS);
     // Once what a run draws with is in (the agents' script, then the Markdown renderer).
     void agentsIn.then(() => loadMarkdown()).then(() => this.#rehearse());
-    setTimeout(() => later(() => this.#preloadPython(), PRELOAD_IDLE_MS), PRELOAD_AFTER_MS);
+    this.#preloadOnceSettled();
     // The other languages' strings, once the page is quiet: a switch then waits for no fetch. On a
     // metered or slow connection, when chosen.
     this.whenQuiet(() => {
@@ -217,8 +217,13 @@ export class Warmup {
       this.#stopRehearsal();
       if (this.#sandbox.cancelPreload()) this.#preloadWaits = true;
     } else if (this.#preloadWaits && !this.#running()) {
-      setTimeout(() => later(() => this.#preloadPython(), PRELOAD_IDLE_MS), PRELOAD_AFTER_MS);
+      this.#preloadOnceSettled();
     }
+  }
+
+  /** python3's load ahead, PRELOAD_AFTER_MS from now, then in an idle moment (see #preloadPython). */
+  #preloadOnceSettled(): void {
+    setTimeout(() => later(() => this.#preloadPython(), PRELOAD_IDLE_MS), PRELOAD_AFTER_MS);
   }
 
   /**
