@@ -3,6 +3,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { earlySandbox } from './vite-plugins/early-sandbox.ts';
+import { compileHints } from './vite-plugins/compile-hints.ts';
 import { embedEntry } from './vite-plugins/embed-entry.ts';
 import { firstScreen } from './vite-plugins/first-screen.ts';
 import { justBashSplit } from './vite-plugins/just-bash-split.ts';
@@ -54,6 +55,7 @@ export default defineConfig({
     embed,
     earlySandbox(embed.files),
     firstScreen(),
+    compileHints(['index']),
     pyodideAssets(isolation),
     staticAssets(isolation),
     relay(),
@@ -83,7 +85,7 @@ export default defineConfig({
   preview: { headers: isolation },
   worker: {
     format: 'es',
-    plugins: () => [justBashSplit(), nodePrelude()],
+    plugins: () => [justBashSplit(), nodePrelude(), compileHints(['agent'])],
     rolldownOptions: { output: ascii },
   },
   build: { target: 'es2022', rolldownOptions: { output: ascii } },

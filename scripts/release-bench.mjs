@@ -51,12 +51,23 @@ export const BUDGETS = {
   coldMs: 300,
 };
 
-/** The newest tag before HEAD: the last release. */
+/**
+ * The last release, as a tag names it (`v2`, annotated) or, in a clone that carries no tags, the
+ * commit it was cut from.
+ */
+export const RELEASE_COMMIT = 'b63d138';
+
+/** The newest tag before HEAD: the last release; with no tag in this clone, RELEASE_COMMIT. */
 export function lastRelease() {
-  return execFileSync('git', ['describe', '--tags', '--abbrev=0', 'HEAD^'], {
-    cwd: root,
-    encoding: 'utf8',
-  }).trim();
+  try {
+    return execFileSync('git', ['describe', '--tags', '--abbrev=0', 'HEAD^'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    return RELEASE_COMMIT;
+  }
 }
 
 /** Builds the tree at `cwd` into `outDir` for production, as `npm run build` does. */

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embedFirstPaintFiles, firstVisitFiles, transferSizes } from '../scripts/first-visit.mjs';
+import { COMPILE_HINT } from '../vite-plugins/compile-hints';
 
 /*
  * Checks over one production build, made here in a temporary folder as `npm run build` makes it
@@ -175,6 +176,21 @@ describe('a production build', () => {
     const all = scripts();
     expect(all.map((s) => s.path).filter((p) => /inprocess/i.test(p))).toEqual([]);
     expect(all.filter((s) => s.text.includes('InProcessPythonHost')).map((s) => s.path)).toEqual([]);
+  });
+
+  // A first run's code compiled as it loads (vite-plugins/compile-hints.ts): the page's script and
+  // its static imports, and the agents' worker. Not the sandbox's: just-bash's every command
+  // compiled at once would come before sandbox:ready.
+  it("starts the page's script, its static imports and the agents' worker with V8's compile hint, and nothing else", () => {
+    const hinted = scripts()
+      .filter((s) => s.text.startsWith(COMPILE_HINT))
+      .map((s) => s.path);
+    const page = firstVisitFiles(dir).firstPaint.filter((path) => path.endsWith('.js'));
+    expect(page.length).toBeGreaterThan(0);
+    expect(hinted).toEqual(expect.arrayContaining(page));
+    expect(hinted.filter((path) => /^assets\/agent[-.][\w-]*\.js$/.test(path))).toHaveLength(1);
+    expect(hinted.filter((path) => /sandbox|pyodide|quickjs/i.test(path))).toEqual([]);
+    expect(hinted.length).toBeLessThanOrEqual(page.length + 2);
   });
 });
 
