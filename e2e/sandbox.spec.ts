@@ -154,6 +154,44 @@ test.describe('where WebContainer boots (a stand-in runtime)', () => {
     await expect(parentList(page).last()).toContainText('pytest');
   });
 
+  test("sandbox=auto: a run clicked while WebContainer's code is on the way holds its boot until the run is over", async ({
+    page,
+  }) => {
+    // When StackBlitz's frame is added to the page, on the page's clock.
+    await page.addInitScript(() => {
+      new MutationObserver(() => {
+        if (document.querySelector('iframe') && !('__frameAt' in window))
+          Object.assign(window, { __frameAt: performance.now() });
+      }).observe(document, { childList: true, subtree: true });
+    });
+    let asked = () => {};
+    const codeAsked = new Promise<void>((resolve) => (asked = resolve));
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/webcontainer-host-[\w-]+\.js$/, async (route) => {
+      asked();
+      await held;
+      await route.continue();
+    });
+    await fakeWebContainerRuntime(page);
+    await open(page, 'wcTimeout=20000'); // a person's pace: the run lasts seconds
+    await codeAsked;
+    await page.getByRole('button', { name: PROMPTS.framework, exact: true }).click();
+    await expect(status(page)).toHaveText(/^Running/);
+    release();
+    await expect(status(page)).toHaveText(/^Finished/, { timeout: 25_000 });
+    await details(page);
+    await expect(
+      header(page).getByText('WebContainer is ready. Switch? This resets the files to the sample project.'),
+    ).toBeVisible();
+    const [frameAt, finishedAt] = await page.evaluate(() => [
+      (window as unknown as { __frameAt?: number }).__frameAt ?? -1,
+      performance.getEntriesByName('run:finished')[0]?.startTime ?? -1,
+    ]);
+    expect(finishedAt).toBeGreaterThan(0);
+    expect(frameAt).toBeGreaterThanOrEqual(finishedAt);
+  });
+
   test('sandbox=webcontainer: the agents work on WebContainer only', async ({ page, watch }) => {
     await fakeWebContainerRuntime(page);
     await open(page, 'speed=instant&sandbox=webcontainer');

@@ -20,6 +20,8 @@ import { sandboxLine, type SandboxLine } from './sandbox-line';
 const WEB_CONTAINER_AFTER_MS = 1000;
 /** While a run is under way, how often the attempt looks again. */
 const QUIET_POLL_MS = 500;
+/** How long after a run the attempt waits, while the learner reads it (and may click again). */
+const AFTER_RUN_MS = 2000;
 
 /**
  * WebContainer, as the header tells it: `off` (sandbox=local), `starting`, `unavailable` (why),
@@ -125,20 +127,37 @@ export class SandboxSession {
    * WebContainer is tried beside the offline sandbox, but not beside a run: its attempt compiles
    * 1.3 MB of script on the page's thread and opens StackBlitz's frame, and a learner who clicks
    * a prompt as soon as the sandbox is ready would share two cores with it. It starts in the
-   * page's first idle moment after boot (within WEB_CONTAINER_AFTER_MS), or once a run is over.
+   * page's first idle moment after boot (within WEB_CONTAINER_AFTER_MS), or once a run is over;
+   * a run clicked while its code is on the way holds the boot itself until it is over.
    */
   #tryWebContainerWhenQuiet(timeoutMs: number | undefined): void {
-    const attempt = () => {
+    const attempt = async () => {
+      await this.#quiet();
       if (this.#disposed) return;
-      if (this.#busy()) setTimeout(attempt, QUIET_POLL_MS);
-      else
-        this.#tryWebContainer(timeoutMs).catch((error: unknown) => {
-          // Its code did not load (the page went offline or away, or a new deploy replaced it),
-          // or the move failed: the offline sandbox goes on, and the header says why.
-          this.webContainer = { kind: 'unavailable', reason: reasonOf(error) };
-        });
+      this.#tryWebContainer(timeoutMs).catch((error: unknown) => {
+        // Its code did not load (the page went offline or away, or a new deploy replaced it),
+        // or the move failed: the offline sandbox goes on, and the header says why.
+        this.webContainer = { kind: 'unavailable', reason: reasonOf(error) };
+      });
     };
-    later(attempt, WEB_CONTAINER_AFTER_MS);
+    later(() => void attempt(), WEB_CONTAINER_AFTER_MS);
+  }
+
+  /**
+   * Resolves once no run is under way (at once when none was), or when the page is disposed; after
+   * a run, once AFTER_RUN_MS have passed with none, so that a learner's next click finds it quiet.
+   */
+  #quiet(): Promise<void> {
+    return new Promise((resolve) => {
+      let ranAt: number | null = null;
+      const look = () => {
+        if (this.#busy()) ranAt = performance.now();
+        const quiet = !this.#busy() && (ranAt === null || performance.now() - ranAt >= AFTER_RUN_MS);
+        if (this.#disposed || quiet) resolve();
+        else setTimeout(look, QUIET_POLL_MS);
+      };
+      look();
+    });
   }
 
   /** Makes `host` the agents' sandbox once it is ready; the previous one is stopped. */
@@ -190,6 +209,9 @@ export class SandboxSession {
       this.webContainer = { kind: 'unavailable', reason: cannot };
       return;
     }
+    // A run clicked while its code was on the way: the boot (StackBlitz's frame) waits for its end.
+    await this.#quiet();
+    if (this.#disposed) return;
     this.webContainer = { kind: 'starting' };
     const host = new WebContainerSandboxHost(this.#url.sample, { timeoutMs });
     try {
