@@ -572,7 +572,10 @@ if (ONLY === 'session') {
       await stopPage.locator('[data-block="tool_use"]').last().waitFor();
       // python3 loads Pyodide first (seconds): Stop is meant for the script, not the load.
       if (language === 'python3')
-        await stopPage.getByText('python3 (Pyodide) loaded in').waitFor({ timeout: 60_000 });
+        // (The header's runtime line, kept in its closed details: attached, not visible.)
+        await stopPage
+          .locator('[data-runtime="python"][data-phase="ready"]')
+          .waitFor({ state: 'attached', timeout: 60_000 });
       await stopPage.waitForTimeout(500);
       const interpreters =
         language === 'python3' ? (await liveWorkerTargets(stopPage)).filter((t) => t.title === 'python') : [];
