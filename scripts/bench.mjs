@@ -36,6 +36,7 @@
  *        npm run bench -- release [ref] [pages] [networks]   (the same against another commit; networks: fast,slow)
  *        npm run bench -- figures   (all of the above: builds, serves on 127.0.0.1:41732, runs, stops the server)
  *        npm run bench -- records   (the record shapes alone)
+ *        npm run bench -- stop   (Stop under runaway commands alone)
  *        npm run bench -- session   (the 50 MB Claude Code session alone)
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -59,7 +60,7 @@ import { liveWorkerTargets } from './worker-targets.mjs';
 import { median, round } from './stats.mjs';
 
 const PORT = Number(process.env.BENCH_PORT ?? 41732);
-/** `records`: only the big record shapes; `fanout`: only the 340-subagent run; `session`: only the 50 MB session. */
+/** `records`: only the big record shapes; `fanout`: only the 340-subagent run; `session`: only the 50 MB session; `stop`: only Stop under runaway commands. */
 const PART = process.argv[2] ?? 'release';
 // By default this tree against the last release, in one run (budgets as ratios): a few minutes.
 if (PART === 'release') {
@@ -68,8 +69,8 @@ if (PART === 'release') {
 }
 /** `figures`: every figure of this tree alone (null); `records`, `fanout`, `session`: that part alone. */
 const ONLY = PART === 'figures' ? null : PART;
-if (ONLY !== null && ONLY !== 'records' && ONLY !== 'fanout' && ONLY !== 'session')
-  throw new Error(`unknown bench part "${ONLY}" (known: release, figures, records, fanout, session)`);
+if (ONLY !== null && !['records', 'fanout', 'session', 'stop'].includes(ONLY))
+  throw new Error(`unknown bench part "${ONLY}" (known: release, figures, records, fanout, session, stop)`);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const PROMPT = 'Use a subtask to find what testing framework this project uses';
 
@@ -222,8 +223,117 @@ async function freshPage(browser, options = { viewport: { width: 1440, height: 9
   await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
   return page;
 }
+/** Stop under a runaway bash, node and python3 command, then the next run's first command: each language's figures. */
+async function stopRunawayFigures(browser) {
+  const mock = await startMockApi({ port: 0 });
+  const byLanguage = {};
+  for (const [language, scenario, reps] of [
+    ['bash', 'mock-runaway-bash', 3],
+    ['node', 'mock-runaway-node', 3],
+    ['python3', 'mock-runaway-python', 2],
+  ]) {
+    console.log(`bench: Stop under a runaway ${language} command`);
+    const stopPage = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await stopPage.goto(
+      `${URL_BASE}/?provider=anthropic&sandbox=local&baseURL=${encodeURIComponent(mock.url)}&model=${scenario}`,
+    );
+    await stopPage.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
+    await stopPage.getByRole('button', { name: 'Settings' }).click();
+    await stopPage.getByRole('textbox', { name: 'API key' }).fill('sk-bench-any-key');
+    await stopPage.getByRole('button', { name: 'Save' }).click();
+    const figures = { stopToStoppedMs: [], stopToSandboxFreeMs: [], nextCommandMs: [], nextRunMs: [] };
+    for (let i = 0; i < reps; i++) {
+      console.log(`  run ${i + 1}`);
+      await stopPage.getByRole('textbox', { name: 'Prompt' }).fill('Start the runaway command');
+      await stopPage.getByRole('button', { name: 'Run', exact: true }).click();
+      await stopPage.locator('[data-block="tool_use"]').last().waitFor();
+      // python3 loads Pyodide first (seconds): Stop is meant for the script, not the load.
+      if (language === 'python3')
+        // (The header's runtime line, kept in its closed details: attached, not visible.)
+        await stopPage
+          .locator('[data-runtime="python"][data-phase="ready"]')
+          .waitFor({ state: 'attached', timeout: 60_000 });
+      await stopPage.waitForTimeout(500);
+      const interpreters =
+        language === 'python3' ? (await liveWorkerTargets(stopPage)).filter((t) => t.title === 'python') : [];
+      const stopClicked = performance.now();
+      const stop = await stopPage.evaluate(async () => {
+        const button = [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Stop');
+        const status = document.querySelector('[role="status"]');
+        const start = performance.now();
+        button.click();
+        let stoppedAt = 0;
+        await new Promise((resolve, reject) => {
+          const check = () => {
+            const text = status.textContent.trim();
+            if (text.startsWith('Stopped')) resolve((stoppedAt = performance.now()));
+            else if (performance.now() - start > 10_000) reject(new Error(`not Stopped after 10 s: ${text}`));
+            else requestAnimationFrame(check);
+          };
+          check();
+        });
+        // The sandbox's own thread answering again: it was looping until Stop reached it.
+        await window.__s04.readFile(`${window.__s04.sandbox.workdir}/README.md`);
+        return { stopped: stoppedAt - start, free: performance.now() - start };
+      });
+      figures.stopToStoppedMs.push(stop.stopped);
+      figures.stopToSandboxFreeMs.push(stop.free);
+      if (interpreters.length > 0) {
+        // The interpreter's worker ends with the script (interrupted first, then terminated).
+        const ids = new Set(interpreters.map((t) => t.id));
+        while ((await liveWorkerTargets(stopPage)).some((t) => ids.has(t.id))) {
+          if (performance.now() - stopClicked > 10_000)
+            throw new Error(`python3's worker still there 10 s after Stop (${[...ids].join(', ')})`);
+          await stopPage.waitForTimeout(20);
+        }
+        (figures.stopToInterpreterGoneMs ??= []).push(performance.now() - stopClicked);
+      }
+      const next = await stopPage.evaluate(async () => {
+        const before = performance.getEntriesByName('tool:bash').length;
+        const input = document.querySelector('textarea, input[aria-label="Prompt"]');
+        const form = input.closest('form');
+        input.value = 'Now a quick one';
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        const status = document.querySelector('[role="status"]');
+        const start = performance.now();
+        form.requestSubmit();
+        await new Promise((resolve, reject) => {
+          const check = () => {
+            const text = status.textContent.trim();
+            if (text.startsWith('Finished')) resolve();
+            else if (text.startsWith('Failed')) reject(new Error(text));
+            else if (performance.now() - start > 30_000)
+              reject(new Error(`not Finished after 30 s: ${text}`));
+            else requestAnimationFrame(check);
+          };
+          requestAnimationFrame(check);
+        });
+        const bash = performance.getEntriesByName('tool:bash').slice(before);
+        return { run: performance.now() - start, command: bash[0]?.duration ?? NaN };
+      });
+      figures.nextCommandMs.push(next.command);
+      figures.nextRunMs.push(next.run);
+    }
+    byLanguage[language] = Object.fromEntries(
+      Object.entries(figures).map(([name, values]) => [
+        name,
+        { median: round(median(values)), max: round(Math.max(...values)) },
+      ]),
+    );
+    await stopPage.close();
+  }
+  await mock.close();
+  return byLanguage;
+}
+
 const results = {};
-if (ONLY === 'session') {
+if (ONLY === 'stop') {
+  const browser = await launchBenchBrowser();
+  results.stopRunaway = await stopRunawayFigures(browser);
+  await browser.close();
+  console.log(JSON.stringify(results, null, 2));
+  process.exit(0);
+} else if (ONLY === 'session') {
   const browser = await chromium.launch(await chromiumLaunchOptions(['--no-sandbox', '--disable-gpu']));
   console.log('bench: a 50 MB Claude Code session');
   results.claudeSession50MB = await sessionBench(browser, URL_BASE, 3);
@@ -550,95 +660,7 @@ if (ONLY === 'session') {
 
   console.log('bench: Stop under runaway commands');
   // 7. Stop under a runaway command, then the next run's first command (`echo ready`).
-  const mock = await startMockApi({ port: 0 });
-  results.stopRunaway = {};
-  for (const [language, scenario, reps] of [
-    ['bash', 'mock-runaway-bash', 3],
-    ['node', 'mock-runaway-node', 3],
-    ['python3', 'mock-runaway-python', 2],
-  ]) {
-    const stopPage = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await stopPage.goto(
-      `${URL_BASE}/?provider=anthropic&sandbox=local&baseURL=${encodeURIComponent(mock.url)}&model=${scenario}`,
-    );
-    await stopPage.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
-    await stopPage.getByRole('button', { name: 'Settings' }).click();
-    await stopPage.getByRole('textbox', { name: 'API key' }).fill('sk-bench-any-key');
-    await stopPage.getByRole('button', { name: 'Save' }).click();
-    const figures = { stopToStoppedMs: [], stopToSandboxFreeMs: [], nextCommandMs: [], nextRunMs: [] };
-    for (let i = 0; i < reps; i++) {
-      await stopPage.getByRole('textbox', { name: 'Prompt' }).fill('Start the runaway command');
-      await stopPage.getByRole('button', { name: 'Run', exact: true }).click();
-      await stopPage.locator('[data-block="tool_use"]').last().waitFor();
-      // python3 loads Pyodide first (seconds): Stop is meant for the script, not the load.
-      if (language === 'python3')
-        // (The header's runtime line, kept in its closed details: attached, not visible.)
-        await stopPage
-          .locator('[data-runtime="python"][data-phase="ready"]')
-          .waitFor({ state: 'attached', timeout: 60_000 });
-      await stopPage.waitForTimeout(500);
-      const interpreters =
-        language === 'python3' ? (await liveWorkerTargets(stopPage)).filter((t) => t.title === 'python') : [];
-      const stopClicked = performance.now();
-      const stop = await stopPage.evaluate(async () => {
-        const button = [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Stop');
-        const status = document.querySelector('[role="status"]');
-        const start = performance.now();
-        button.click();
-        let stoppedAt = 0;
-        await new Promise((resolve) => {
-          const check = () => {
-            if (status.textContent.trim().startsWith('Stopped')) resolve((stoppedAt = performance.now()));
-            else requestAnimationFrame(check);
-          };
-          check();
-        });
-        // The sandbox's own thread answering again: it was looping until Stop reached it.
-        await window.__s04.readFile(`${window.__s04.sandbox.workdir}/README.md`);
-        return { stopped: stoppedAt - start, free: performance.now() - start };
-      });
-      figures.stopToStoppedMs.push(stop.stopped);
-      figures.stopToSandboxFreeMs.push(stop.free);
-      if (interpreters.length > 0) {
-        // The interpreter's worker ends with the script (interrupted first, then terminated).
-        const ids = new Set(interpreters.map((t) => t.id));
-        while ((await liveWorkerTargets(stopPage)).some((t) => ids.has(t.id)))
-          await stopPage.waitForTimeout(20);
-        (figures.stopToInterpreterGoneMs ??= []).push(performance.now() - stopClicked);
-      }
-      const next = await stopPage.evaluate(async () => {
-        const before = performance.getEntriesByName('tool:bash').length;
-        const input = document.querySelector('textarea, input[aria-label="Prompt"]');
-        const form = input.closest('form');
-        input.value = 'Now a quick one';
-        input.dispatchEvent(new Event('input', { bubbles: true }));
-        const status = document.querySelector('[role="status"]');
-        const start = performance.now();
-        form.requestSubmit();
-        await new Promise((resolve, reject) => {
-          const check = () => {
-            const text = status.textContent.trim();
-            if (text.startsWith('Finished')) resolve();
-            else if (text.startsWith('Failed')) reject(new Error(text));
-            else requestAnimationFrame(check);
-          };
-          requestAnimationFrame(check);
-        });
-        const bash = performance.getEntriesByName('tool:bash').slice(before);
-        return { run: performance.now() - start, command: bash[0]?.duration ?? NaN };
-      });
-      figures.nextCommandMs.push(next.command);
-      figures.nextRunMs.push(next.run);
-    }
-    results.stopRunaway[language] = Object.fromEntries(
-      Object.entries(figures).map(([name, values]) => [
-        name,
-        { median: round(median(values)), max: round(Math.max(...values)) },
-      ]),
-    );
-    await stopPage.close();
-  }
-  await mock.close();
+  results.stopRunaway = await stopRunawayFigures(browser);
 
   console.log('bench: 340 subagents, 8 at once');
   // 7b. The page's longest frame during a 340-subagent run, and Stop in it.
