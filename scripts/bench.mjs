@@ -22,7 +22,7 @@
  *     online and on a second visit offline
  *   - prompt 3's first python3 on a page left open for 10 s (Pyodide loads in idle time)
  *   - Compare on prompt 1, from the click to both results; the chart of 1,000 model calls
- *   - the page's first JavaScript, gzipped, against its budget
+ *   - the bytes before the first paint, gzipped, against the budget `npm test` holds them to
  *
  * Chromium runs without the omnibox popup's WebUI renderer, which headless Chromium starts for
  * every fresh page and a learner's browser has running already (see chromiumLaunchOptions);
@@ -39,12 +39,11 @@
  *        npm run bench -- stop   (Stop under runaway commands alone)
  *        npm run bench -- session   (the 50 MB Claude Code session alone)
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright';
 import { chromiumLaunchOptions, launchBenchBrowser, serveBuiltApp } from './built-app.mjs';
-import { firstVisitFiles, inlineScripts, transferSizes } from './first-visit.mjs';
+import { BYTE_BUDGETS, firstVisitFiles, transferSizes } from './first-visit.mjs';
 import { startMockApi } from './mock-api.mjs';
 import { offlineSecondVisits } from './offline-visit.mjs';
 import { bigRecord, parentCallsRecord } from './records.mjs';
@@ -684,22 +683,20 @@ if (ONLY === 'stop') {
 results.relayTtfb = await relayTtfb(URL_BASE, 50);
 
 /**
- * The page's first JavaScript, gzipped (level 9) as a static host would send it: the built page's
- * inline script, its module script and every script that one imports statically. The budget is the
- * first script's size when the cold-path work began (103.8 KB, at b9fe3fc^) plus 10 KB.
+ * The bytes before the first paint (index.html with its inline script, the page's module script and
+ * its static imports, its stylesheet), each file compressed on its own as a static host sends it:
+ * the measure `npm test` holds to its budget (BYTE_BUDGETS, test/production-build.test.ts).
  */
-function initialPageJs(dir = 'dist') {
-  const html = readFileSync(join(dir, 'index.html'), 'utf8');
-  const scripts = firstVisitFiles(dir).firstPaint.filter((path) => path.endsWith('.js'));
-  const inline = inlineScripts(html).reduce((sum, code) => sum + gzipSync(code, { level: 9 }).length, 0);
-  const { bytes, gzip } = transferSizes(dir, scripts);
+function firstPaintBytes(dir = 'dist') {
+  const { files, bytes, gzip, brotli } = transferSizes(dir, firstVisitFiles(dir).firstPaint);
   return {
-    files: scripts.length,
+    files,
     kilobytes: round(bytes / 1000),
-    gzipKilobytes: round((inline + gzip) / 1000),
+    gzipKilobytes: round(gzip / 1000),
+    brotliKilobytes: round(brotli / 1000),
   };
 }
-results.initialPageJs = initialPageJs();
+results.firstPaintBytes = firstPaintBytes();
 
 mkdirSync('bench-results', { recursive: true });
 writeFileSync('bench-results/latest.json', JSON.stringify(results, null, 2) + '\n');
@@ -757,7 +754,11 @@ const targets = [
     100,
   ],
   ['Model call on a 5 MB array: open (median, ms)', results.modelCall5MB.withBodies.medianAfterMs, 100],
-  ["the page's first JavaScript (KB gzip)", results.initialPageJs.gzipKilobytes, 113.8],
+  [
+    'bytes before the first paint (KB gzip)',
+    results.firstPaintBytes.gzipKilobytes,
+    BYTE_BUDGETS.firstPaint.gzip / 1000,
+  ],
 ];
 console.log('\nTarget check:');
 for (const [name, value, limit, kind = 'at most'] of targets) {

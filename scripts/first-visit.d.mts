@@ -20,3 +20,16 @@ export declare function transferSizes(
   dir: string,
   paths: string[],
 ): { files: number; bytes: number; gzip: number; brotli: number };
+
+/** A phase's budget, in bytes: gzip 9 and brotli 9. */
+export interface ByteBudget {
+  gzip: number;
+  brotli: number;
+}
+
+/** The first visit's byte budgets: before the first paint, before `sandbox:ready`, an embed's first paint. */
+export declare const BYTE_BUDGETS: {
+  firstPaint: ByteBudget;
+  sandboxReady: ByteBudget;
+  embedFirstPaint: ByteBudget;
+};
