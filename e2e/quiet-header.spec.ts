@@ -19,7 +19,7 @@ test.describe('at 1366x768', () => {
     await open(page, 'speed=instant&wcTimeout=2000');
     const details = page.locator('#runtime-details');
     // WebContainer gives up (no internet here): said in the details, not in the header's line.
-    await expect(details.locator('[data-webcontainer="unavailable"]')).toHaveCount(1, { timeout: 6000 });
+    await expect(details.locator('[data-webcontainer="unavailable"]')).toHaveCount(1, { timeout: 10_000 });
     await expect(header(page).getByText(/^WebContainer unavailable/)).toBeHidden();
     await runSample(page, PROMPTS.framework);
 
@@ -62,7 +62,7 @@ test.describe('at 390 px', () => {
 
   test('nothing runs off the screen, and the details fit it', async ({ page }) => {
     await open(page, 'speed=instant&wcTimeout=2000');
-    await expect(page.locator('[data-webcontainer="unavailable"]')).toHaveCount(1, { timeout: 6000 });
+    await expect(page.locator('[data-webcontainer="unavailable"]')).toHaveCount(1, { timeout: 10_000 });
     const box = (await header(page).boundingBox())!;
     expect(box.width).toBeLessThanOrEqual(390);
     expect(box.height).toBeLessThanOrEqual(240);

@@ -3,7 +3,8 @@
  *
  * WebContainer's runtime loads from StackBlitz; the fixture answers those requests as if offline,
  * so by default it never boots, as on a machine without internet (`wcTimeout` shortens the wait,
- * 15 s by default). The last tests serve a stand-in runtime (fake-webcontainer.ts) so that it
+ * 15 s by default; under sandbox=auto the attempt itself starts 3 s after boot at the earliest, so
+ * that a prompt clicked at once runs with nothing beside it). The last tests serve a stand-in runtime (fake-webcontainer.ts) so that it
  * does boot, and the agents work on WebContainer's files through the real client.
  */
 import type { Page } from '@playwright/test';
@@ -47,7 +48,7 @@ test('sandbox=auto: the offline sandbox is ready at once; WebContainer is then r
   await open(page, 'speed=instant&wcTimeout=2000');
   await expect(header(page)).toContainText('Local (offline shell)');
   await details(page);
-  await expect(header(page).getByText(UNAVAILABLE)).toBeVisible({ timeout: 6000 });
+  await expect(header(page).getByText(UNAVAILABLE)).toBeVisible({ timeout: 10_000 });
   await page.keyboard.press('Escape');
   // A quiet line, not an error state.
   await expect(status(page)).toHaveText(/^Idle/);
@@ -93,7 +94,7 @@ test.describe('where WebContainer’s own code cannot be fetched (offline, or a 
     await expect(
       header(page).getByText(/^WebContainer unavailable: its code did not load \(.+\)$/),
     ).toBeVisible({
-      timeout: 6000,
+      timeout: 10_000,
     });
     await page.keyboard.press('Escape');
     await expect(status(page)).toHaveText(/^Idle/);
