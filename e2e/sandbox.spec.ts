@@ -67,6 +67,21 @@ test('sandbox=auto: a run does not wait for WebContainer', async ({ page }) => {
   await expect(header(page)).toContainText('WebContainer starting…');
 });
 
+test('sandbox=auto: a prompt clicked as soon as the sandbox is ready runs with no WebContainer attempt beside it', async ({
+  page,
+}) => {
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (/\/assets\/webcontainer-host-[\w-]+\.js$/.test(request.url())) asked.push(request.url());
+  });
+  await open(page, 'speed=instant');
+  await runSample(page, PROMPTS.framework);
+  expect(asked).toEqual([]);
+  await expect(header(page)).toContainText('WebContainer starting…');
+  // Its code comes once the page has been quiet a while (3 s after boot, 2 s after a run).
+  await expect.poll(() => asked.length, { timeout: 10_000, intervals: [100] }).toBe(1);
+});
+
 test('sandbox=local never tries WebContainer', async ({ page, watch }) => {
   await open(page, 'speed=instant&sandbox=local&wcTimeout=500');
   await runSample(page, PROMPTS.framework);
