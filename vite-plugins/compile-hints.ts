@@ -11,6 +11,9 @@ export function compileHints(entries: readonly string[]): Plugin {
   return {
     name: 's04:compile-hints',
     apply: 'build',
+    // The hint is added after the files' names are made: it goes into their hashes here, so that
+    // a file that changed by it never keeps a name a browser has cached without it.
+    augmentChunkHash: () => COMPILE_HINT,
     generateBundle: {
       // After Vite's own additions at the top of a chunk (its preload list): the hint comes first.
       order: 'post',
