@@ -14,6 +14,7 @@ import type { UrlSettings } from '../settings/url-settings';
 import { later } from '../run/later';
 import { LocalSandboxHost } from './local-sandbox';
 import { SANDBOX_LABELS, type SandboxHost } from './sandbox-host';
+import { quiet } from './quiet';
 import { sandboxLine, type SandboxLine } from './sandbox-line';
 
 /** WebContainer's attempt starts this long after boot at the earliest (see #tryWebContainerWhenQuiet). */
@@ -67,8 +68,8 @@ export class SandboxSession {
   #booted: Promise<void> | undefined;
   /** The sandbox loading python3 ahead (preloadPython), while it does. */
   #preloading: LocalSandboxHost | undefined;
-  /** Once a run has begun, a late WebContainer is offered rather than switched to. */
-  runStarted = false;
+  /** Runs begun on this page (counted by the playground). Once one has, a late WebContainer is offered rather than switched to. */
+  runsStarted = 0;
   /** Whether a run is under way now (WebContainer's attempt waits for a quiet page). */
   readonly #busy: () => boolean;
   #disposed = false;
@@ -148,21 +149,10 @@ export class SandboxSession {
     setTimeout(() => later(() => void attempt(), IDLE_WITHIN_MS), WEB_CONTAINER_AFTER_MS);
   }
 
-  /**
-   * Resolves once no run is under way (at once when none was), or when the page is disposed; after
-   * a run, once AFTER_RUN_MS have passed with none, so that a learner's next click finds it quiet.
-   */
+  /** Resolves once the page is quiet (./quiet.ts): no run, and AFTER_RUN_MS after the last one. */
   #quiet(): Promise<void> {
-    return new Promise((resolve) => {
-      let ranAt: number | null = null;
-      const look = () => {
-        if (this.#busy()) ranAt = performance.now();
-        const quiet = !this.#busy() && (ranAt === null || performance.now() - ranAt >= AFTER_RUN_MS);
-        if (this.#disposed || quiet) resolve();
-        else setTimeout(look, QUIET_POLL_MS);
-      };
-      look();
-    });
+    const runs = { busy: this.#busy, started: () => this.runsStarted };
+    return quiet(runs, { afterRunMs: AFTER_RUN_MS, pollMs: QUIET_POLL_MS }, () => this.#disposed);
   }
 
   /** Makes `host` the agents' sandbox once it is ready; the previous one is stopped. */
@@ -226,7 +216,7 @@ export class SandboxSession {
       this.webContainer = { kind: 'unavailable', reason: reasonOf(error) };
       return;
     }
-    if (this.runStarted) {
+    if (this.runsStarted > 0) {
       this.#offered = host;
       this.webContainer = { kind: 'ready' };
       return;

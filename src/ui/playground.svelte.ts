@@ -99,7 +99,7 @@ export class Playground {
     if (refused !== null) return void (this.notice = refused === false ? this.notice : refused);
     this.notice = null;
     this.viewer.closeOpened();
-    this.sandbox.runStarted = true;
+    this.sandbox.runsStarted++;
     this.warmup.runStarting();
     try {
       await this.start();
