@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { quiet } from './quiet';
+import { quiet, startWhenQuiet } from './quiet';
 
 const TIMING = { afterRunMs: 2000, pollMs: 500 };
 
@@ -8,7 +8,7 @@ function page() {
   const state = { busy: false, started: 0 };
   return {
     state,
-    runs: { busy: () => state.busy, started: () => state.started },
+    runs: { running: () => state.busy, started: () => state.started },
     begin() {
       state.busy = true;
       state.started++;
@@ -93,5 +93,67 @@ describe('quiet', () => {
     gone = true;
     await vi.advanceTimersByTimeAsync(500);
     expect(await settled(waiting)).toBe(true);
+  });
+});
+
+describe('startWhenQuiet', () => {
+  const options = { afterMs: 5000, pollMs: 1000, aheadAtMostMs: 30_000 };
+  type Busy = (now: number) => boolean;
+  const never: Busy = () => false;
+  /** Runs `startWhenQuiet` under fake clocks for two minutes; the time `start` was called at, or null. */
+  function schedule({
+    running = never,
+    ahead = never,
+    afterRunMs,
+  }: {
+    running?: Busy;
+    ahead?: Busy;
+    afterRunMs?: number;
+  }) {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
+    try {
+      const t0 = performance.now();
+      let startedAt: number | null = null;
+      startWhenQuiet(
+        () => (startedAt ??= performance.now() - t0),
+        { running: () => running(performance.now() - t0), ahead: () => ahead(performance.now() - t0) },
+        { ...options, afterRunMs },
+      );
+      vi.advanceTimersByTime(120_000);
+      return startedAt;
+    } finally {
+      vi.useRealTimers();
+    }
+  }
+
+  it('starts a while after the page is ready, in an idle moment, when nothing is going on', () => {
+    const at = schedule({});
+    expect(at).toBeGreaterThanOrEqual(5000);
+    expect(at).toBeLessThanOrEqual(7000);
+  });
+
+  it('waits for a run to end, however long it takes', () => {
+    const at = schedule({ running: (now) => now < 60_000 });
+    expect(at).toBeGreaterThanOrEqual(60_000);
+    expect(at).toBeLessThanOrEqual(63_000);
+  });
+
+  it("waits for python3's load ahead to end", () => {
+    const at = schedule({ ahead: (now) => now < 9_500 });
+    expect(at).toBeGreaterThanOrEqual(9_500);
+    expect(at).toBeLessThanOrEqual(12_500);
+  });
+
+  it('does not wait for a load ahead that never ends beyond its limit', () => {
+    const at = schedule({ ahead: () => true });
+    expect(at).toBeGreaterThanOrEqual(35_000);
+    expect(at).toBeLessThanOrEqual(38_000);
+  });
+
+  it('after a run, waits `afterRunMs` more where asked (WebContainer’s attempt)', () => {
+    // The run was last seen at 9 s: quiet from 14 s, then an idle moment.
+    const at = schedule({ running: (now) => now < 10_000, afterRunMs: 5000 });
+    expect(at).toBeGreaterThanOrEqual(14_000);
+    expect(at).toBeLessThanOrEqual(17_000);
   });
 });

@@ -11,20 +11,18 @@
 import type { RuntimeProgress } from '../sandbox/runtimes';
 import type { FileChange, FileEntry, FileSlice } from '../sandbox/sandbox';
 import type { UrlSettings } from '../settings/url-settings';
-import { later } from '../run/later';
 import { LocalSandboxHost } from './local-sandbox';
 import { SANDBOX_LABELS, type SandboxHost } from './sandbox-host';
-import { quiet } from './quiet';
+import { type PageWork, quiet, startWhenQuiet } from './quiet';
 import { sandboxLine, type SandboxLine } from './sandbox-line';
 
 /** WebContainer's attempt starts this long after boot at the earliest (see #tryWebContainerWhenQuiet). */
 const WEB_CONTAINER_AFTER_MS = 3000;
-/** ...then in an idle moment, which comes within this at the latest. */
-const IDLE_WITHIN_MS = 1000;
-/** While a run is under way, how often the attempt looks again. */
-const QUIET_POLL_MS = 500;
-/** How long after a run the attempt waits, while the learner reads it (and may click again). */
-const AFTER_RUN_MS = 2000;
+/**
+ * ...then once no run is under way, looked at every 500 ms, and 2 s after the last one (the learner
+ * reads it, and may click again).
+ */
+const QUIET = { pollMs: 500, afterRunMs: 2000 };
 
 /**
  * WebContainer, as the header tells it: `off` (sandbox=local), `starting`, `unavailable` (why),
@@ -70,8 +68,8 @@ export class SandboxSession {
   #preloading: LocalSandboxHost | undefined;
   /** Runs begun on this page (counted by the playground). Once one has, a late WebContainer is offered rather than switched to. */
   runsStarted = 0;
-  /** Whether a run is under way now (WebContainer's attempt waits for a quiet page). */
-  readonly #busy: () => boolean;
+  /** The page's runs, as WebContainer's attempt waits for a quiet page (./quiet.ts). */
+  readonly #runs: PageWork;
   #disposed = false;
 
   constructor(
@@ -79,7 +77,7 @@ export class SandboxSession {
     events: { onChanges: (changes: FileChange[]) => void; onAdopted: () => void; busy?: () => boolean },
   ) {
     this.#url = url;
-    this.#busy = events.busy ?? (() => false);
+    this.#runs = { running: events.busy ?? (() => false), started: () => this.runsStarted };
     this.#onChanges = events.onChanges;
     this.#onAdopted = events.onAdopted;
   }
@@ -132,13 +130,12 @@ export class SandboxSession {
    * as soon as the sandbox is ready would share two cores (and, on a slow link, the bandwidth)
    * with it: a fresh page's first click took 188 ms against 133 without it. Like the page's other
    * work ahead (AHEAD_AFTER_MS), it starts WEB_CONTAINER_AFTER_MS after boot at the earliest, in an
-   * idle moment with no run under way (or once a run is over); a run clicked while its code is on
+   * idle moment with no run under way (2 s after the last one); a run clicked while its code is on
    * the way holds the boot itself until it is over. The header says it is starting meanwhile.
    */
   #tryWebContainerWhenQuiet(timeoutMs: number | undefined): void {
     this.webContainer = { kind: 'starting' };
-    const attempt = async () => {
-      await this.#quiet();
+    const attempt = () => {
       if (this.#disposed) return;
       this.#tryWebContainer(timeoutMs).catch((error: unknown) => {
         // Its code did not load (the page went offline or away, or a new deploy replaced it),
@@ -146,13 +143,7 @@ export class SandboxSession {
         this.webContainer = { kind: 'unavailable', reason: reasonOf(error) };
       });
     };
-    setTimeout(() => later(() => void attempt(), IDLE_WITHIN_MS), WEB_CONTAINER_AFTER_MS);
-  }
-
-  /** Resolves once the page is quiet (./quiet.ts): no run, and AFTER_RUN_MS after the last one. */
-  #quiet(): Promise<void> {
-    const runs = { busy: this.#busy, started: () => this.runsStarted };
-    return quiet(runs, { afterRunMs: AFTER_RUN_MS, pollMs: QUIET_POLL_MS }, () => this.#disposed);
+    startWhenQuiet(attempt, this.#runs, { afterMs: WEB_CONTAINER_AFTER_MS, ...QUIET });
   }
 
   /** Makes `host` the agents' sandbox once it is ready; the previous one is stopped. */
@@ -205,7 +196,7 @@ export class SandboxSession {
       return;
     }
     // A run clicked while its code was on the way: the boot (StackBlitz's frame) waits for its end.
-    await this.#quiet();
+    await quiet(this.#runs, QUIET, () => this.#disposed);
     if (this.#disposed) return;
     this.webContainer = { kind: 'starting' };
     const host = new WebContainerSandboxHost(this.#url.sample, { timeoutMs });

@@ -22,7 +22,6 @@
  * Registering is not on the way of the first run: with isolation from the host it starts after
  * the sandbox is ready; without, at once, since the page will reload.
  */
-import { later } from '../run/later';
 import {
   CLAIM,
   RUNS,
@@ -279,32 +278,4 @@ function activated(registration: ServiceWorkerRegistration): Promise<true | stri
     worker.addEventListener('statechange', onState);
     onState();
   });
-}
-
-/** What the page is doing that the service worker's install should not run beside. */
-export interface PageWork {
-  /** A run is under way: waited for, however long. */
-  running: () => boolean;
-  /** Work ahead that wants the machine (python3's load): waited for `aheadAtMostMs` at most. */
-  ahead: () => boolean;
-}
-
-/**
- * Calls `start` once the page is quiet: `afterMs` from now, then as soon as no run is under way and
- * nothing ahead is loading (checked each `pollMs`), in an idle moment. The install downloads and
- * checks the whole build: beside a learner's first run, or Pyodide's load, on two cores, it
- * slows both (Pyodide's load took 8.2 s instead of 5.4).
- */
-export function startWhenQuiet(
-  start: () => void,
-  work: PageWork,
-  { afterMs, pollMs = 1000, aheadAtMostMs }: { afterMs: number; pollMs?: number; aheadAtMostMs: number },
-): void {
-  const since = performance.now() + afterMs;
-  const check = () => {
-    const ahead = work.ahead() && performance.now() - since < aheadAtMostMs;
-    if (work.running() || ahead) setTimeout(check, pollMs);
-    else later(start, 2000);
-  };
-  setTimeout(check, afterMs);
 }

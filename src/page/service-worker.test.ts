@@ -4,7 +4,6 @@ import {
   ISOLATION_REFUSED,
   RELOADED_FOR_ISOLATION,
   ServiceWorkerHost,
-  startWhenQuiet,
   type ServiceWorkerEnvironment,
 } from './service-worker.svelte';
 
@@ -316,52 +315,5 @@ describe('ServiceWorkerHost', () => {
       expect(host.update).toBe(true);
       host.dispose();
     });
-  });
-});
-
-describe('startWhenQuiet', () => {
-  const options = { afterMs: 5000, pollMs: 1000, aheadAtMostMs: 30_000 };
-  type Busy = (now: number) => boolean;
-  const never: Busy = () => false;
-  /** Runs `startWhenQuiet` under fake clocks for two minutes; the time `start` was called at, or null. */
-  function schedule({ running = never, ahead = never }: { running?: Busy; ahead?: Busy }) {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
-    try {
-      const t0 = performance.now();
-      let startedAt: number | null = null;
-      startWhenQuiet(
-        () => (startedAt ??= performance.now() - t0),
-        { running: () => running(performance.now() - t0), ahead: () => ahead(performance.now() - t0) },
-        options,
-      );
-      vi.advanceTimersByTime(120_000);
-      return startedAt;
-    } finally {
-      vi.useRealTimers();
-    }
-  }
-
-  it('starts a while after the page is ready, in an idle moment, when nothing is going on', () => {
-    const at = schedule({});
-    expect(at).toBeGreaterThanOrEqual(5000);
-    expect(at).toBeLessThanOrEqual(7000);
-  });
-
-  it('waits for a run to end, however long it takes', () => {
-    const at = schedule({ running: (now) => now < 60_000 });
-    expect(at).toBeGreaterThanOrEqual(60_000);
-    expect(at).toBeLessThanOrEqual(63_000);
-  });
-
-  it("waits for python3's load ahead to end", () => {
-    const at = schedule({ ahead: (now) => now < 9_500 });
-    expect(at).toBeGreaterThanOrEqual(9_500);
-    expect(at).toBeLessThanOrEqual(12_500);
-  });
-
-  it('does not wait for a load ahead that never ends beyond its limit', () => {
-    const at = schedule({ ahead: () => true });
-    expect(at).toBeGreaterThanOrEqual(35_000);
-    expect(at).toBeLessThanOrEqual(38_000);
   });
 });

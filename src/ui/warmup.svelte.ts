@@ -12,7 +12,7 @@ import type { RunStatus } from '../run/record';
 import { later } from '../run/later';
 import { LANGUAGES } from '../settings/language';
 import type { UrlSettings } from '../settings/url-settings';
-import { startWhenQuiet } from '../page/service-worker.svelte';
+import { startWhenQuiet } from '../page/quiet';
 import { ScriptNotLoaded } from '../page/worker-failure';
 import { warmCanvasText } from './canvas-text';
 import { saveData } from './connection';
