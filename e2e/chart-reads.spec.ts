@@ -87,6 +87,33 @@ test('prompt 1: the parent holds its context while the subagent works: steps, ro
   expect(blue.some((y) => Math.abs(y - slopeAt) <= 3)).toBe(false);
 });
 
+test('a subagent that joins the conversation gets a line of its own on the same plot, not a new plot', async ({
+  page,
+}) => {
+  await open(page);
+  await runSample(page, PROMPTS.framework);
+  const plot = chart(page).locator('.plot');
+  await expect(plot).toHaveAttribute('data-series', 'Parent|Subagent 1');
+  // The plot's canvas, marked: a plot built again (canvases, axes, fonts) would have a new one.
+  await plot.locator('canvas').evaluate((canvas) => (canvas.dataset.kept = 'yes'));
+  await runSample(page, PROMPTS.framework);
+  await expect(plot).toHaveAttribute('data-series', 'Parent|Subagent 1|Subagent 2');
+  await expect(plot.locator('canvas')).toHaveAttribute('data-kept', 'yes');
+  // Its line is drawn: pixels of its legend colour on the canvas.
+  const swatch = chart(page).locator('.legend .key', { hasText: 'Subagent 2' }).locator('.swatch');
+  const colour = await swatch.evaluate((element) => getComputedStyle(element).backgroundColor);
+  const drawn = await plot.evaluate((host, colour) => {
+    const [r, g, b] = colour.match(/\d+/g)!.map(Number);
+    const canvas = host.querySelector('canvas')!;
+    const pixels = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+    let count = 0;
+    for (let i = 0; i < pixels.length; i += 4)
+      if (Math.abs(pixels[i] - r) + Math.abs(pixels[i + 1] - g) + Math.abs(pixels[i + 2] - b) < 30) count++;
+    return count;
+  }, colour);
+  expect(drawn).toBeGreaterThan(10);
+});
+
 test('Compare with Fork: every mode is plotted, with a legend entry and table rows each', async ({
   page,
 }) => {
