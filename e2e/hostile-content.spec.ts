@@ -17,7 +17,8 @@ async function recorded(page: Page): Promise<Recorded[]> {
   return (await (await page.request.get(`${MOCK_API}/_requests`)).json()) as Recorded[];
 }
 
-const openOnMock = (page: Page, model: string) => openOnEndpoint(page, model, { key: 'sk-ant-e2e-hostile' });
+const openOnMock = (page: Page, model: string, query = '') =>
+  openOnEndpoint(page, model, { key: 'sk-ant-e2e-hostile', query });
 
 /** Runs a prompt to its end (with mock-shell: one bash command). */
 async function runPrompt(page: Page, prompt: string, timeout = 20_000): Promise<void> {
@@ -129,7 +130,9 @@ for name, attempt in tries.items():
 test('python3 cannot reach the network, the storage or the page', async ({ page, watch }) => {
   void watch;
   test.setTimeout(180_000);
-  await openOnMock(page, 'mock-shell');
+  // The offline sandbox only: with sandbox=auto the page tries WebContainer in a quiet moment, and
+  // its frame's request (the page's own, not the script's) could come while the script runs.
+  await openOnMock(page, 'mock-shell', 'sandbox=local');
   // Pyodide loads its own files on first use: that is the app, before any script runs.
   await runPrompt(page, `python3 -c "print(6 * 7)"`, 150_000);
 
