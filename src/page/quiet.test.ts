@@ -5,16 +5,17 @@ const TIMING = { afterRunMs: 2000, pollMs: 500 };
 
 /** A page's runs as the playground counts them. */
 function page() {
-  const state = { busy: false, started: 0 };
+  const state = { busy: false, started: 0, endedAt: null as number | null };
   return {
     state,
-    runs: { running: () => state.busy, started: () => state.started },
+    runs: { running: () => state.busy, started: () => state.started, endedAt: () => state.endedAt },
     begin() {
       state.busy = true;
       state.started++;
     },
     end() {
       state.busy = false;
+      state.endedAt = performance.now();
     },
   };
 }
@@ -28,7 +29,7 @@ async function settled(promise: Promise<void>): Promise<boolean> {
 }
 
 describe('quiet', () => {
-  beforeEach(() => vi.useFakeTimers());
+  beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] }));
   afterEach(() => vi.useRealTimers());
 
   it('resolves at once on a page where no run is under way', async () => {
@@ -81,6 +82,20 @@ describe('quiet', () => {
     await vi.advanceTimersByTimeAsync(1600);
     expect(await settled(waiting)).toBe(false);
     await vi.advanceTimersByTimeAsync(1000);
+    expect(await settled(waiting)).toBe(true);
+  });
+
+  it('waits after a run that ended before its first look, as after one it saw', async () => {
+    const p = page();
+    p.begin();
+    await vi.advanceTimersByTimeAsync(3000);
+    p.end(); // just before the wait begins (WebContainer's attempt, 3 s after boot)
+    await vi.advanceTimersByTimeAsync(100);
+    const waiting = quiet(p.runs, TIMING);
+    expect(await settled(waiting)).toBe(false);
+    await vi.advanceTimersByTimeAsync(1500);
+    expect(await settled(waiting)).toBe(false);
+    await vi.advanceTimersByTimeAsync(500);
     expect(await settled(waiting)).toBe(true);
   });
 

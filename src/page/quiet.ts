@@ -11,6 +11,11 @@ export interface PageWork {
   running: () => boolean;
   /** Runs begun so far: one that began and ended between two looks counts as just ended. */
   started?: () => number;
+  /**
+   * When the last run ended (the page's clock), if one did: a run that ended just before the
+   * first look is waited after too, as one seen.
+   */
+  endedAt?: () => number | null;
   /** Work ahead that wants the machine (python3's load): waited for `aheadAtMostMs` at most. */
   ahead?: () => boolean;
 }
@@ -47,7 +52,8 @@ export function onceQuiet(
       seen = started;
     }
     const ahead = (work.ahead?.() ?? false) && performance.now() - since < aheadAtMostMs;
-    const rested = ranAt === null || performance.now() - ranAt >= afterRunMs;
+    const last = Math.max(ranAt ?? -Infinity, work.endedAt?.() ?? -Infinity);
+    const rested = performance.now() - last >= afterRunMs;
     if (gone() || (!work.running() && !ahead && rested)) done();
     else setTimeout(look, pollMs);
   };

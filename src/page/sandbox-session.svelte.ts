@@ -68,6 +68,8 @@ export class SandboxSession {
   #preloading: LocalSandboxHost | undefined;
   /** Runs begun on this page (counted by the playground). Once one has, a late WebContainer is offered rather than switched to. */
   runsStarted = 0;
+  /** When the last of them ended (the page's clock; set by the playground). */
+  runsEndedAt: number | null = null;
   /** The page's runs, as WebContainer's attempt waits for a quiet page (./quiet.ts). */
   readonly #runs: PageWork;
   #disposed = false;
@@ -77,7 +79,11 @@ export class SandboxSession {
     events: { onChanges: (changes: FileChange[]) => void; onAdopted: () => void; busy?: () => boolean },
   ) {
     this.#url = url;
-    this.#runs = { running: events.busy ?? (() => false), started: () => this.runsStarted };
+    this.#runs = {
+      running: events.busy ?? (() => false),
+      started: () => this.runsStarted,
+      endedAt: () => this.runsEndedAt,
+    };
     this.#onChanges = events.onChanges;
     this.#onAdopted = events.onAdopted;
   }

@@ -111,6 +111,7 @@ export class Playground {
     const setup = this.settings.forRun(this.sandbox);
     setup.agent.model = this.presenter.gated(setup.agent.model);
     await this.conversation.run(prompt, setup);
+    this.sandbox.runsEndedAt = performance.now();
     this.warmup.runEnded();
   }
 
