@@ -29,16 +29,20 @@ export function alignedData(
 ): uPlot.AlignedData {
   const n = Math.max(calls.length, ...compared.map((run) => run.calls.length));
   const xs = Array.from({ length: n }, (_, i) => i + 1);
-  const column = (of: readonly PlottedCall[]) => {
-    const ys: Array<number | null> = xs.map(() => null);
-    for (const c of of) ys[c.n - 1] = c.context;
+  const column = () => xs.map((): number | null => null);
+  const runs = compared.map((run) => {
+    const ys = column();
+    for (const c of run.calls) ys[c.n - 1] = c.context;
     return ys;
-  };
-  return [
-    xs,
-    ...compared.map((run) => column(run.calls)),
-    ...agents.map((agent) => column(calls.filter((c) => c.agent === agent))),
-  ];
+  });
+  // One pass over the calls, whatever the number of agents (a fan-out has hundreds): drawn each frame of a run.
+  const lines = agents.map(column);
+  const lineOf = new Map(agents.map((agent, i) => [agent, lines[i]]));
+  for (const c of calls) {
+    const ys = lineOf.get(c.agent);
+    if (ys) ys[c.n - 1] = c.context;
+  }
+  return [xs, ...runs, ...lines];
 }
 
 /** An agent's line: the parent's wider than its subagents'. */
