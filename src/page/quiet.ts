@@ -9,11 +9,9 @@ import { later } from '../run/later';
 export interface PageWork {
   /** A run is under way: waited for, however long. */
   running: () => boolean;
-  /** Runs begun so far: one that began and ended between two looks counts as just ended. */
-  started?: () => number;
   /**
-   * When the last run ended (the page's clock), if one did: a run that ended just before the
-   * first look is waited after too, as one seen.
+   * When the last run ended (the page's clock), if one did: a run that ended between two looks,
+   * or just before the first, is waited after as one seen.
    */
   endedAt?: () => number | null;
   /** Work ahead that wants the machine (python3's load): waited for `aheadAtMostMs` at most. */
@@ -43,14 +41,9 @@ export function onceQuiet(
   gone: () => boolean = () => false,
 ): void {
   const since = performance.now();
-  let seen = work.started?.() ?? 0;
   let ranAt: number | null = null;
   const look = () => {
-    const started = work.started?.() ?? 0;
-    if (work.running() || started !== seen) {
-      ranAt = performance.now();
-      seen = started;
-    }
+    if (work.running()) ranAt = performance.now();
     const ahead = (work.ahead?.() ?? false) && performance.now() - since < aheadAtMostMs;
     const last = Math.max(ranAt ?? -Infinity, work.endedAt?.() ?? -Infinity);
     const rested = performance.now() - last >= afterRunMs;

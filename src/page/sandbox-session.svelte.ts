@@ -81,7 +81,6 @@ export class SandboxSession {
     this.#url = url;
     this.#runs = {
       running: events.busy ?? (() => false),
-      started: () => this.runsStarted,
       endedAt: () => this.runsEndedAt,
     };
     this.#onChanges = events.onChanges;
