@@ -160,7 +160,9 @@ test('Compare with Fork: every mode is plotted, with a legend entry and table ro
 test('the timeline: a time axis, labels that fit their bars, details on hover and focus, the sandbox and the spare told', async ({
   page,
 }) => {
-  await open(page);
+  // At the demo's own pace: at `speed=instant` the agents' whole run takes a few milliseconds of
+  // their workers' time, and no bar is wide enough for a label.
+  await open(page, 'speed=normal');
   await runSample(page, PROMPTS.framework);
   const region = timeline(page);
   // A time axis under the tracks: 0 at the left, at least one more tick, in s or ms.

@@ -29,15 +29,34 @@ describe('page ← parent worker: runTask', () => {
       "task: 'prompt' must be a string",
     );
     await expect(host.runTask(task, 'now' as never)).rejects.toThrow('runTask: calledAtEpoch');
+    await expect(host.runTask(task, 1.7e12, 'yes' as never)).rejects.toThrow(
+      "runTask: 'handed' must be a boolean",
+    );
     expect(page.runTask).not.toHaveBeenCalled();
+  });
+
+  it('tells the page of a task handed to an offered worker', async () => {
+    const page = handlers();
+    await parentHost(page).host.runTask(task, 1.7e12, true);
+    expect(page.runTask).toHaveBeenCalledWith(task, 1.7e12, true);
   });
 });
 
 describe('page ← agent workers: events', () => {
-  it('records a well-formed batch', () => {
+  it('records a well-formed batch, with the times its events happened in the worker', () => {
     const page = handlers();
     parentHost(page).host.onEvents([log]);
-    expect(page.onEvents).toHaveBeenCalledWith([log]);
+    expect(page.onEvents).toHaveBeenCalledWith([log], undefined);
+    parentHost(page).host.onEvents([log, log], false, [1.7e12, 1.7e12 + 5]);
+    expect(page.onEvents).toHaveBeenLastCalledWith([log, log], [1.7e12, 1.7e12 + 5]);
+  });
+
+  it('refuses a batch whose times do not match its events, naming the problem', () => {
+    const page = handlers();
+    const { host } = parentHost(page);
+    expect(() => host.onEvents([log, log], false, [1.7e12])).toThrow('expected 2 times, one for each event');
+    expect(() => host.onEvents([log], false, ['now'] as never)).toThrow('events: a time');
+    expect(page.onEvents).not.toHaveBeenCalled();
   });
 
   it('refuses a batch with one malformed event whole: nothing of it is recorded', () => {
@@ -111,7 +130,7 @@ describe("a run's result is taken after its last events (they travel on their ow
     events.send();
     expect(onEvents).not.toHaveBeenCalled();
     events.end();
-    expect(onEvents).toHaveBeenCalledWith([], true);
+    expect(onEvents).toHaveBeenCalledWith([], true, []);
   });
 
   it('a malformed last batch is refused whole, and still ends the run', async () => {

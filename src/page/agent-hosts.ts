@@ -8,7 +8,9 @@ import {
   checkEpoch,
   checkEvents,
   checkTask,
+  checkTimes,
   type EventHost,
+  ProtocolError,
   type ParentHost,
   type WorkerEvent,
 } from '../workers/agent/protocol';
@@ -21,14 +23,15 @@ export interface RunHost<Host> {
 }
 
 /** The host of one subagent's run: its events, checked. */
-export function eventHost(onEvents: (events: WorkerEvent[]) => void): RunHost<EventHost> {
+export function eventHost(onEvents: (events: WorkerEvent[], times?: number[]) => void): RunHost<EventHost> {
   let ended = () => {};
   const lastBatch = new Promise<void>((resolve) => (ended = resolve));
   return {
     host: {
-      onEvents: (events: unknown, last?: unknown) => {
+      onEvents: (events: unknown, last?: unknown, times?: unknown) => {
         try {
-          onEvents(checkEvents(events));
+          const checked = checkEvents(events);
+          onEvents(checked, checkTimes(times, checked.length));
         } finally {
           // A malformed last batch is refused, but it still ends the run's events.
           if (last === true) ended();
@@ -41,15 +44,19 @@ export function eventHost(onEvents: (events: WorkerEvent[]) => void): RunHost<Ev
 
 /** The host of the parent's run: its events and its task calls, checked. */
 export function parentHost(handlers: {
-  onEvents(events: WorkerEvent[]): void;
-  runTask(task: TaskRequest, calledAtEpoch: number): Promise<string>;
+  onEvents(events: WorkerEvent[], times?: number[]): void;
+  runTask(task: TaskRequest, calledAtEpoch: number, handed?: boolean): Promise<string>;
 }): RunHost<ParentHost> {
-  const { host, lastBatch } = eventHost((events) => handlers.onEvents(events));
+  const { host, lastBatch } = eventHost((events, times) => handlers.onEvents(events, times));
   return {
     host: {
       ...host,
-      runTask: async (task: unknown, calledAtEpoch: unknown) =>
-        handlers.runTask(checkTask(task), checkEpoch(calledAtEpoch, 'runTask: calledAtEpoch')),
+      runTask: async (task: unknown, calledAtEpoch: unknown, handed?: unknown) => {
+        if (handed !== undefined && typeof handed !== 'boolean')
+          throw new ProtocolError("runTask: 'handed' must be a boolean");
+        const checked = [checkTask(task), checkEpoch(calledAtEpoch, 'runTask: calledAtEpoch')] as const;
+        return handed ? handlers.runTask(...checked, true) : handlers.runTask(...checked);
+      },
     },
     lastBatch,
   };

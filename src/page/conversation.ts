@@ -11,6 +11,12 @@
  * A subagent's worker is alive from its turn to its summary: a subagent waiting for subagents of
  * its own keeps its worker (and its turn), so the queue keeps turns back for a delegation chain's
  * deeper levels (task-queue.ts), and a chain always finishes.
+ *
+ * A run's first task may skip the page's thread, which is busy drawing the run: before the run,
+ * the spare is offered to the parent with a turn kept for it (#offer), the parent hands its first
+ * task straight to it and takes the summary from it, and the page is told (#runHanded). The
+ * record reads as if the page had passed them on: the parent's `task_end` for it and whatever the
+ * parent does next are recorded after the subagent's last event.
  */
 import type { TaskRequest } from '../core/loop';
 import type { AgentId, Message } from '../core/messages';
@@ -21,9 +27,11 @@ import { LiveRun } from '../run/live';
 import type { RunEvent, RunSettings, WorkerPhase } from '../run/record';
 import type { RunView } from '../run/view';
 import type { AgentSettings, TimingEvent, WorkerEvent } from '../workers/agent/protocol';
-import type { AgentHandlers, Lifecycle, SubagentWorker } from './agent-workers';
+import type { AgentHandlers, Lifecycle, Offer, SubagentWorker } from './agent-workers';
+import type { HandedRunRequest } from '../workers/agent/protocol';
+import { ProtocolError } from '../workers/agent/protocol';
 import { withLine, type SandboxLine } from './sandbox-line';
-import { TaskQueue } from './task-queue';
+import { TaskQueue, type Turn } from './task-queue';
 
 /** The agent workers a conversation runs on (AgentWorkers; fakes in tests). */
 export interface AgentPool {
@@ -41,7 +49,10 @@ export interface AgentPool {
     request: { prompt: string; history: Message[]; settings: AgentSettings },
     sandbox: MessagePort,
     handlers: AgentHandlers,
+    hand?: MessagePort,
   ): Promise<void>;
+  /** Offers the spare named `id` to the parent's first task (null if it is not the spare); optional. */
+  offer?(id: AgentId, request: HandedRunRequest, sandbox: MessagePort, handlers: AgentHandlers): Offer | null;
   /** A fresh worker for one subagent: the spare if it was started for this name. */
   spawn(id: AgentId): SubagentWorker;
   stopAll(): AgentId[];
@@ -93,6 +104,18 @@ export interface ConversationDeps {
   clock?: { timeOrigin: number; now(): number };
   /** A record's id. */
   newId?(): string;
+}
+
+/** The spare offered to a run's parent, with the turn and the sandbox line kept for it. */
+interface Offered {
+  readonly offer: Offer;
+  readonly turn: Turn;
+  readonly line: SandboxLine;
+  readonly release: () => void;
+  /** The parent has handed its task down it. */
+  taken: boolean;
+  /** Settles when the page has recorded the handed task's end (its summary, or its failure). */
+  ended?: Promise<unknown>;
 }
 
 class Stopped extends Error {
@@ -169,7 +192,17 @@ export class Conversation {
    * worker asks for the subagent before it sends its queued events (so the worker starts sooner),
    * but in the record the caller's task call comes first.
    */
-  readonly #pending = new Map<AgentId, { taskId: string; queue: Array<[RunEvent, number]> }>();
+  readonly #pending = new Map<
+    AgentId,
+    { taskId: string; queue: Array<[RunEvent, number]>; offered?: boolean }
+  >();
+  /**
+   * A caller's events held from its `task_end` for a handed task (see #runHanded) until the page
+   * has recorded that subagent's end: the summary reached the caller before it reached the page.
+   */
+  readonly #behind = new Map<AgentId, { taskId: string; queue: Array<[RunEvent, number]> }>();
+  /** When each agent's latest event happened, in its worker (page time). */
+  readonly #lastAt = new Map<AgentId, number>();
 
   constructor(deps: ConversationDeps) {
     this.#hooks = deps.hooks ?? {};
@@ -230,6 +263,7 @@ export class Conversation {
     this.#queue = queue;
     const run = this.#run ?? this.#begin(prompt, setup.settings);
     let releasePort = () => {};
+    let offered: Offered | undefined;
     this.#record({ type: 'run', prompt, settings: setup.settings });
     this.#record({ type: 'status', status: { kind: 'running' } });
     this.#noteSpare();
@@ -238,17 +272,28 @@ export class Conversation {
       const history = resumableHistory(run.view.parent.messages);
       const { port, line, release } = this.#sandbox.port();
       releasePort = release;
+      offered = this.#offer(queue, setup, controller.signal);
+      const handed = offered;
       await untilStopped(
         withLine(
-          this.#agents.runParent({ prompt, history, settings: setup.agent }, port, {
-            onEvents: (events) => this.#onEvents(events),
-            runTask: (task, calledAtEpoch) =>
-              this.#runTask(task, calledAtEpoch, controller.signal, 'parent', 1),
-          }),
+          this.#agents.runParent(
+            { prompt, history, settings: setup.agent },
+            port,
+            {
+              onEvents: (events, times) => this.#onEvents(events, times),
+              runTask: (task, calledAtEpoch, isHanded) =>
+                isHanded
+                  ? this.#runHanded(task, calledAtEpoch, controller.signal, handed)
+                  : this.#runTask(task, calledAtEpoch, controller.signal, 'parent', 1),
+            },
+            offered?.offer.hand,
+          ),
           line,
         ),
         controller.signal,
       );
+      // The parent had the summary before the page: the run is over once the page has it too.
+      if (offered?.ended) await untilStopped(offered.ended, controller.signal);
       this.#record({ type: 'status', status: { kind: 'finished' } });
     } catch (error) {
       if (controller.signal.aborted) this.#record({ type: 'status', status: { kind: 'stopped' } });
@@ -260,8 +305,10 @@ export class Conversation {
       }
     } finally {
       releasePort();
+      if (offered && !offered.taken) this.#withdraw(offered);
       queue.close();
       this.#releasePending();
+      this.#releaseBehind();
       this.#controller = undefined;
       this.#setup = undefined;
       this.#queue = undefined;
@@ -314,6 +361,7 @@ export class Conversation {
     // The workers already alive when the record begins: the sandbox and the parent's, ahead of
     // time (a spare is noted when the run starts: see #noteSpare).
     this.#sparesRecorded.clear();
+    this.#lastAt.clear();
     this.#record({ type: 'worker', worker: 'sandbox', phase: 'ready' });
     for (const id of this.#agents.live) {
       if (id !== this.#agents.spare) this.#record({ type: 'worker', worker: id, phase: 'ready' });
@@ -342,20 +390,7 @@ export class Conversation {
     from: AgentId,
     depth: number,
   ): Promise<string> {
-    const id = `subagent-${++this.#spawned}`;
-    const start = calledAtEpoch - this.#clock.timeOrigin;
-    const first: Message[] = task.forkFrom
-      ? forkMessages(task.forkFrom, task.prompt)
-      : [{ role: 'user', content: task.prompt }];
-    this.#pending.set(id, {
-      taskId: task.id,
-      queue: [
-        [
-          { type: 'spawn', agent: id, from, taskId: task.id, description: task.description, messages: first },
-          start,
-        ],
-      ],
-    });
+    const { id, start } = this.#announce(task, calledAtEpoch, from);
     const queue = this.#queue;
     const setup = this.#setup;
     if (!queue || !setup || signal.aborted) throw new Stopped('Stopped');
@@ -365,6 +400,117 @@ export class Conversation {
       this.#agents.dropSpare();
       await untilStopped(turn.started, signal);
     }
+    return this.#inWorker(id, start, signal, turn, (worker) => {
+      // Its line to the sandbox is made while the worker starts, and does not hold up its run.
+      const { port, line, release } = this.#sandbox.port();
+      const request = { agent: id, prompt: task.prompt, depth, forkFrom: task.forkFrom };
+      const summary = () =>
+        worker.run({ ...request, settings: setup.agent }, port, {
+          onEvents: (events, times) => this.#onEvents(events, times),
+          runTask: (inner, at) => this.#runTask(inner, at, signal, id, depth + 1),
+        });
+      return { line, release, summary };
+    });
+  }
+
+  /**
+   * The spare offered to the parent for its first task, if there is one to offer: a turn is
+   * kept for it and its line to the sandbox made now. The spare's own events are not held; its
+   * run's are, until the parent's `task_start` for it.
+   */
+  #offer(queue: TaskQueue, setup: RunSetup, signal: AbortSignal): Offered | undefined {
+    const id = `subagent-${this.#spawned + 1}`;
+    if (!this.#agents.offer || this.#agents.spare !== id || !this.#wantsSpare()) return undefined;
+    const turn = queue.take(1);
+    if (!turn.now) {
+      turn.done();
+      return undefined;
+    }
+    const { port, line, release } = this.#sandbox.port();
+    const offer = this.#agents.offer(id, { agent: id, depth: 1, settings: setup.agent }, port, {
+      onEvents: (events, times) => this.#onEvents(events, times),
+      runTask: (inner, at) => this.#runTask(inner, at, signal, id, 2),
+    });
+    if (!offer) {
+      release();
+      turn.done();
+      return undefined;
+    }
+    this.#pending.set(id, { taskId: '', queue: [], offered: true });
+    return { offer, turn, line, release, taken: false };
+  }
+
+  /** The run ended with its offer untaken: the spare stays the spare, its turn and line are given back. */
+  #withdraw(offered: Offered): void {
+    offered.offer.withdraw();
+    offered.release();
+    offered.turn.done();
+    this.#pending.delete(offered.offer.id);
+  }
+
+  /**
+   * The parent's first task, handed by its worker to the spare offered to it (#offer): recorded
+   * as any task is, and its worker ended once its summary is recorded. The parent has the summary
+   * already; its events from its `task_end` on wait for this subagent's end in the record.
+   */
+  async #runHanded(
+    task: TaskRequest,
+    calledAtEpoch: number,
+    signal: AbortSignal,
+    offered: Offered | undefined,
+  ): Promise<string> {
+    if (!offered || offered.taken)
+      throw new ProtocolError('runTask: no worker was offered for a handed task');
+    offered.taken = true;
+    const { id, start } = this.#announce(task, calledAtEpoch, 'parent');
+    if (id !== offered.offer.id)
+      throw new ProtocolError(`runTask: ${offered.offer.id} was offered, not ${id}`);
+    this.#behind.set('parent', { taskId: task.id, queue: [] });
+    const ended = this.#inWorker(id, start, signal, offered.turn, () => ({
+      line: offered.line,
+      release: offered.release,
+      summary: () =>
+        offered.offer.result.then((summary) => {
+          if (summary === null) throw new Error(`${id} was withdrawn before its task came`);
+          return summary;
+        }),
+    })).finally(() => this.#releaseBehind('parent'));
+    offered.ended = ended.catch(() => {});
+    return ended;
+  }
+
+  /** A task called: its subagent's name, and its events held until the caller's `task_start`. */
+  #announce(task: TaskRequest, calledAtEpoch: number, from: AgentId): { id: AgentId; start: number } {
+    const id = `subagent-${++this.#spawned}`;
+    const start = calledAtEpoch - this.#clock.timeOrigin;
+    const first: Message[] = task.forkFrom
+      ? forkMessages(task.forkFrom, task.prompt)
+      : [{ role: 'user', content: task.prompt }];
+    const spawn: [RunEvent, number] = [
+      { type: 'spawn', agent: id, from, taskId: task.id, description: task.description, messages: first },
+      start,
+    ];
+    // An offered spare's run may have sent events already: they come after its spawn.
+    const early = this.#pending.get(id)?.queue ?? [];
+    this.#pending.set(id, { taskId: task.id, queue: [spawn, ...early] });
+    return { id, start };
+  }
+
+  /**
+   * Runs a subagent's task in its worker (the spare if it was started for `id`), with the screen
+   * held still while it starts; records its end, ends the worker and gives its turn back.
+   */
+  async #inWorker(
+    id: AgentId,
+    start: number,
+    signal: AbortSignal,
+    turn: Turn,
+    begin: (worker: SubagentWorker) => {
+      line: SandboxLine;
+      release: () => void;
+      summary: () => Promise<string>;
+    },
+  ): Promise<string> {
     let succeeded = false;
     // The worker first, with the screen held still while it starts.
     const worker = this.#agents.spawn(id);
@@ -372,25 +518,18 @@ export class Conversation {
     this.#hooks.starting?.(worker.ready);
     let releasePort = () => {};
     try {
-      // Its line to the sandbox is made while the worker starts, and does not hold up its run.
-      const { port, line, release } = this.#sandbox.port();
+      const { line, release, summary } = begin(worker);
       releasePort = release;
       const { readyAtEpoch } = await untilStopped(worker.ready, signal);
       measure('subagent:spawn', start, Math.max(start, readyAtEpoch - this.#clock.timeOrigin));
-      const request = { agent: id, prompt: task.prompt, depth, forkFrom: task.forkFrom };
-      const summary = await untilStopped(
-        withLine(
-          worker.run({ ...request, settings: setup.agent }, port, {
-            onEvents: (events) => this.#onEvents(events),
-            runTask: (inner, at) => this.#runTask(inner, at, signal, id, depth + 1),
-          }),
-          line,
-        ),
-        signal,
+      const text = await untilStopped(withLine(summary(), line), signal);
+      // Discarded as it returned: its last event, which the page may have read late.
+      this.#record(
+        { type: 'agent_state', agent: id, state: 'discarded', summary: text },
+        this.#lastAt.get(id),
       );
-      this.#record({ type: 'agent_state', agent: id, state: 'discarded', summary });
       succeeded = true;
-      return summary;
+      return text;
     } catch (error) {
       if (!signal.aborted) this.#record({ type: 'agent_state', agent: id, state: 'failed' });
       throw error;
@@ -431,26 +570,47 @@ export class Conversation {
     return this.#hooks.wantsSpare?.() ?? true;
   }
 
-  /** A batch checked where it arrived (src/page/agent-hosts.ts). */
-  #onEvents(batch: WorkerEvent[]): void {
-    for (const event of batch) {
-      if (event.type === 'timing') this.#hooks.timing?.(event);
-      else this.#record(this.#setup?.scrub?.(event) ?? event);
-    }
+  /**
+   * A batch checked where it arrived (src/page/agent-hosts.ts), each event recorded at the time
+   * it happened in its worker: a page busy drawing the run reads a fast run's events late.
+   */
+  #onEvents(batch: WorkerEvent[], times?: number[]): void {
+    batch.forEach((event, i) => {
+      if (event.type === 'timing') return this.#hooks.timing?.(event);
+      const at = times ? times[i] - this.#clock.timeOrigin : undefined;
+      if (at !== undefined) this.#lastAt.set(event.agent, at);
+      this.#record(this.#setup?.scrub?.(event) ?? event, at);
+    });
   }
 
   /** Appends an event to the live record (stamped now, or at a page time). */
   #record(event: RunEvent, at?: number): void {
     const run = this.#run;
     if (!run) return;
-    const pending = this.#pending.get(agentOf(event) ?? '');
-    if (pending) {
+    const agent = agentOf(event) ?? '';
+    const pending = this.#pending.get(agent);
+    // An offered spare's own life is recorded as it comes; its run's events wait for its task.
+    if (pending && !(pending.offered && event.type === 'worker')) {
       pending.queue.push([event, at ?? this.#clock.now()]);
+      return;
+    }
+    const behind = this.#behind.get(agent);
+    if (behind && (behind.queue.length || (event.type === 'task_end' && event.id === behind.taskId))) {
+      behind.queue.push([event, at ?? this.#clock.now()]);
       return;
     }
     run.append(event, at);
     if (event.type === 'task_start') this.#releasePending((p) => p.taskId === event.id);
     this.#hooks.recorded?.(event);
+  }
+
+  /** Records a caller's events held behind its handed task (every caller's at the end of a run). */
+  #releaseBehind(caller?: AgentId): void {
+    for (const [agent, behind] of this.#behind) {
+      if (caller !== undefined && agent !== caller) continue;
+      this.#behind.delete(agent);
+      for (const [event, at] of behind.queue) this.#record(event, at);
+    }
   }
 
   /** Records the held events of the subagents that match (all of them at the end of a run). */

@@ -11,7 +11,7 @@ import { eventForwarder, taskRunner, toolHandlers } from './runtime';
 
 /** What the page calls in the worker named `parent`. */
 export const parentApi: ParentWorkerApi = {
-  async run(request, sandbox, host: ParentHost) {
+  async run(request, sandbox, host: ParentHost, hand?: MessagePort) {
     endRehearsal();
     const events = eventForwarder(host);
     try {
@@ -26,9 +26,10 @@ export const parentApi: ParentWorkerApi = {
         limits: settings.limits,
         concurrentTasks: true,
         onEvent: events.onEvent,
-        runTask: taskRunner(host, events),
+        runTask: taskRunner(host, events, hand),
       });
     } finally {
+      hand?.close();
       events.end();
     }
   },

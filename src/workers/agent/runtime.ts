@@ -10,8 +10,10 @@ import type { Sandbox } from '../../sandbox/sandbox';
 import { StopCell } from '../../sandbox/stop-signal';
 import type { RunTask } from '../../core/loop';
 import {
+  checkHandedSummary,
   checkSummary,
   type AgentSettings,
+  type HandedTask,
   type EventHost,
   type TaskHost,
   type WorkerEvent,
@@ -72,22 +74,26 @@ export interface EventForwarder {
 
 /**
  * Forwards loop events to the page in batches (one message per task of the worker's event
- * loop, not one per streamed delta), adding the User Timing measures the page records:
- * `model:call` and `tool:<name>`.
+ * loop, not one per streamed delta), each with the time it happened, adding the User Timing
+ * measures the page records: `model:call` and `tool:<name>`.
  */
 export function eventForwarder(host: Comlink.Remote<EventHost> | EventHost): EventForwarder {
   let queue: WorkerEvent[] = [];
+  let times: number[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   const send = (last = false) => {
     clearTimeout(timer);
     timer = undefined;
     if (!queue.length && !last) return;
     const batch = queue;
+    const at = times;
     queue = [];
-    void host.onEvents(batch, last);
+    times = [];
+    void host.onEvents(batch, last, at);
   };
   const push = (event: WorkerEvent) => {
     queue.push(event);
+    times.push(epoch());
     timer ??= setTimeout(() => send(), 0);
   };
   return {
@@ -105,11 +111,42 @@ export function eventForwarder(host: Comlink.Remote<EventHost> | EventHost): Eve
  * The loop's `runTask`, sent to the page (which starts the subagent's own worker). The call goes
  * before the queued events: the page starts the worker first, then renders the task call while
  * that worker loads.
+ *
+ * With a `hand` (a line to a subagent's worker waiting for a task, offered by the page), the
+ * first task goes down it instead, and its summary comes back up it: the page, whose thread is
+ * busy drawing the run, is told of the task but is not on its way. Its answer to `runTask` is
+ * then only the fallback that reports a failure (the subagent's worker answers only success).
  */
-export function taskRunner(host: Comlink.Remote<TaskHost> | TaskHost, events: EventForwarder): RunTask {
+export function taskRunner(
+  host: Comlink.Remote<TaskHost> | TaskHost,
+  events: EventForwarder,
+  hand?: MessagePort,
+): RunTask {
+  let offered = hand;
   return (task) => {
+    const handed = offered;
+    offered = undefined;
+    if (handed) {
+      const summary = new Promise<string>((resolve, reject) => {
+        handed.onmessage = ({ data }) => {
+          try {
+            resolve(checkHandedSummary(data));
+          } catch (error) {
+            reject(error);
+          }
+        };
+      });
+      handed.postMessage({ task } satisfies HandedTask);
+      const told = Promise.resolve(host.runTask(task, epoch(), true)).then(checkSummary);
+      events.send();
+      // Whichever settles first: the summary up the hand, or the page's answer (a failure).
+      return Promise.race([summary, told]).finally(() => {
+        handed.close();
+        told.catch(() => {});
+      });
+    }
     // Checked where it arrives: on the page (src/page/agent-hosts.ts).
-    const spawned = host.runTask(task, performance.timeOrigin + performance.now());
+    const spawned = host.runTask(task, epoch());
     events.send();
     return spawned.then(checkSummary);
   };

@@ -4,11 +4,21 @@
  * context is gone with it. When subagents may delegate, its `task` calls go to the page, which
  * starts a worker of their own.
  */
+import type { TaskRequest } from '../../core/loop';
 import { runSubagent } from '../../core/loop';
 import { createModel } from '../../models';
-import { checkSubagentRun, type SubagentWorkerApi, type TaskHost } from './protocol';
+import {
+  checkHandedTask,
+  checkSubagentRun,
+  type HandedSummary,
+  type SubagentWorkerApi,
+  type TaskHost,
+} from './protocol';
 import { endRehearsal } from './rehearsal';
 import { eventForwarder, taskRunner, toolHandlers } from './runtime';
+
+/** Ends the wait of the offer `runHanded` is waiting on, if there is one. */
+let withdrawOffer: (() => void) | undefined;
 
 /** What the page calls in a worker named `subagent-N`. */
 export const subagentApi: SubagentWorkerApi = {
@@ -37,5 +47,36 @@ export const subagentApi: SubagentWorkerApi = {
     } finally {
       events.end();
     }
+  },
+
+  async runHanded(request, sandbox, host, hand) {
+    endRehearsal();
+    const task = await new Promise<TaskRequest | null>((resolve, reject) => {
+      withdrawOffer = () => resolve(null);
+      hand.onmessage = ({ data }) => {
+        try {
+          resolve(checkHandedTask(data));
+        } catch (error) {
+          reject(error);
+        }
+      };
+    }).finally(() => {
+      withdrawOffer = undefined;
+      hand.onmessage = null;
+    });
+    if (!task) {
+      hand.close();
+      sandbox.close();
+      return null;
+    }
+    const run = { ...request, prompt: task.prompt, ...(task.forkFrom ? { forkFrom: task.forkFrom } : {}) };
+    const summary = await subagentApi.run(run, sandbox, host);
+    hand.postMessage({ summary } satisfies HandedSummary);
+    hand.close();
+    return summary;
+  },
+
+  withdraw() {
+    withdrawOffer?.();
   },
 };
