@@ -101,3 +101,41 @@ test('a click while the rehearsal plays stops it at once, and the run is not hel
   await expect(parentList(page)).toHaveCount(4);
   await expect(subagentRegion(page, 1)).toBeVisible();
 });
+
+test("the rehearsal lays its parts out with the page's own styles, as a first run will be", async ({
+  page,
+}) => {
+  // The closed shadow root, kept for this test only: no query of the page reaches it otherwise.
+  await page.addInitScript(() => {
+    const attach = Element.prototype.attachShadow;
+    Element.prototype.attachShadow = function (init) {
+      const root = attach.call(this, init);
+      (window as unknown as { shadows: ShadowRoot[] }).shadows = [root];
+      return root;
+    };
+  });
+  await open(page);
+  // Its parts and the page's, class for class: the same look (a part drawn unstyled is laid out,
+  // and its text shaped, in the browser's defaults, which rehearses nothing of a real run's layout).
+  const compared = await page.waitForFunction(() => {
+    const root = (window as unknown as { shadows?: ShadowRoot[] }).shadows?.[0];
+    const pairs: Array<[string, string, string]> = [];
+    for (const element of root?.querySelectorAll('[class*="svelte-"]') ?? []) {
+      // A class of its own besides the component's: the same element of the same component.
+      const classes = [...element.classList];
+      if (!classes.some((c) => !c.startsWith('svelte-'))) continue;
+      const twin = [...document.querySelectorAll(`.${classes.map((c) => CSS.escape(c)).join('.')}`)].find(
+        (e) => e.tagName === element.tagName && e.className === element.className,
+      );
+      if (!twin) continue;
+      const look = (e: Element) => {
+        const style = getComputedStyle(e);
+        return [style.display, style.fontSize, style.fontFamily, style.padding].join(' | ');
+      };
+      pairs.push([element.className, look(element), look(twin)]);
+    }
+    return pairs.length >= 3 ? pairs : null;
+  });
+  const pairs = (await compared.jsonValue()) as Array<[string, string, string]>;
+  for (const [className, rehearsed, shown] of pairs) expect(rehearsed, className).toBe(shown);
+});

@@ -103,8 +103,27 @@ export class Rehearsal {
     });
     stage.recorder.hooks.began?.(run);
     const events = record.events;
+    // The page's stylesheets in the shadow root too, which the page's do not reach: a part drawn
+    // unstyled is laid out, and its text shaped, in the browser's defaults, rehearsing nothing of
+    // a real run's layout. Resolves once those copied now have loaded (from the cache).
+    const styled: Element[] = [];
+    const style = () =>
+      Promise.all(
+        [...document.head.querySelectorAll('link[rel="stylesheet"], style')].map((sheet) => {
+          if (styled.includes(sheet)) return;
+          styled.push(sheet);
+          const copy = root.appendChild(sheet.cloneNode(true));
+          if (copy instanceof HTMLLinkElement)
+            return new Promise((settled) => {
+              copy.addEventListener('load', settled, { once: true });
+              copy.addEventListener('error', settled, { once: true });
+            });
+        }),
+      );
     const step = () => {
       if (this.done) return;
+      // A sheet the page has added since (the chart's, with its chunk).
+      void style();
       if (this.#props.parts < PARTS) {
         this.reached.parts = ++this.#props.parts;
       } else {
@@ -123,16 +142,20 @@ export class Rehearsal {
       }
       this.#host.idle(step);
     };
-    this.#host.idle(step);
+    void style().then(() => this.#host.idle(step));
     return this.#ended;
   }
 
-  /** Stops at once: its components are unmounted and its element removed. */
+  /**
+   * Stops at once: its element is removed now, its components unmounted in the next idle moment
+   * (a stop comes with the learner's first click, whose run should not wait for their teardown).
+   */
   stop(): void {
     if (this.done) return;
     this.done = true;
-    if (this.#component) void unmount(this.#component);
     this.#element?.remove();
+    const component = this.#component;
+    if (component) this.#host.idle(() => void unmount(component));
     this.#end();
   }
 }
