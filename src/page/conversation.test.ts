@@ -169,7 +169,14 @@ class HandingPool extends FakePool {
       offer.hand = (task) => {
         offer.task = task;
         spare.runs++;
-        behave(task.prompt, handlers, id).then(resolve, reject);
+        behave(task.prompt, handlers, id).then((summary) => {
+          // Its last event, stamped in its worker as it returns.
+          handlers.onEvents(
+            [{ type: 'log', agent: id, line: 'returning' }],
+            [performance.timeOrigin + performance.now()],
+          );
+          resolve(summary);
+        }, reject);
       };
       offer.withdraw = () => {
         offer.withdrawn = true;
@@ -208,7 +215,11 @@ function parentHanding(pool: HandingPool, prompts: string[]): void {
       ]);
       const up = offer!.result.then((summary) => summary ?? Promise.reject(new Error('withdrawn')));
       const text = await Promise.race([up, told]).catch((error: Error) => `Error: ${error.message}`);
-      handlers.onEvents([{ type: 'task_end', agent: 'parent', id: task.id, summary: text }]);
+      // Stamped when it happened in the parent's worker: as soon as the summary came up the hand.
+      handlers.onEvents(
+        [{ type: 'task_end', agent: 'parent', id: task.id, summary: text }],
+        [performance.timeOrigin + performance.now()],
+      );
       return text;
     };
     pool.parentResults.push(
@@ -374,6 +385,12 @@ describe('Conversation', () => {
     expect(order.every((i) => i >= 0)).toBe(true);
     expect(order).toEqual([...order].sort((a, b) => a - b));
     for (let i = 1; i < events.length; i++) expect(events[i].t).toBeGreaterThanOrEqual(events[i - 1].t);
+    // At the time it happened: before the page ended the subagent's worker (5 ms after, here).
+    const taskEnd = events[order[3]];
+    const terminated = events.find(
+      (e) => e.type === 'worker' && e.worker === 'subagent-1' && e.phase === 'terminated',
+    )!;
+    expect(terminated.t - taskEnd.t).toBeGreaterThanOrEqual(3);
   });
 
   it("records a worker's events at the times they happened there, not when the page read them", async () => {

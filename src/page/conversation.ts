@@ -466,15 +466,25 @@ export class Conversation {
     if (id !== offered.offer.id)
       throw new ProtocolError(`runTask: ${offered.offer.id} was offered, not ${id}`);
     this.#behind.set('parent', { taskId: task.id, queue: [] });
-    const ended = this.#inWorker(id, start, signal, offered.turn, () => ({
-      line: offered.line,
-      release: offered.release,
-      summary: () =>
-        offered.offer.result.then((summary) => {
-          if (summary === null) throw new Error(`${id} was withdrawn before its task came`);
-          return summary;
-        }),
-    })).finally(() => this.#releaseBehind('parent'));
+    // The parent's held events follow its subagent's end at once: the worker's termination,
+    // stamped when the page gets to it, would otherwise push them to the page's time.
+    const release = () => this.#releaseBehind('parent');
+    const ended = this.#inWorker(
+      id,
+      start,
+      signal,
+      offered.turn,
+      () => ({
+        line: offered.line,
+        release: offered.release,
+        summary: () =>
+          offered.offer.result.then((summary) => {
+            if (summary === null) throw new Error(`${id} was withdrawn before its task came`);
+            return summary;
+          }),
+      }),
+      release,
+    ).finally(release);
     offered.ended = ended.catch(() => {});
     return ended;
   }
@@ -510,6 +520,8 @@ export class Conversation {
       release: () => void;
       summary: () => Promise<string>;
     },
+    /** Called once its end is recorded, before its worker's termination is. */
+    ended: () => void = () => {},
   ): Promise<string> {
     let succeeded = false;
     // The worker first, with the screen held still while it starts.
@@ -534,6 +546,7 @@ export class Conversation {
       if (!signal.aborted) this.#record({ type: 'agent_state', agent: id, state: 'failed' });
       throw error;
     } finally {
+      ended();
       worker.terminate();
       releasePort();
       turn.done();
