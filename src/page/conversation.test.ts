@@ -83,8 +83,10 @@ class FakePool implements AgentPool {
   get spare(): AgentId | null {
     return this.spareRef?.id ?? null;
   }
+  /** Whether a spare has answered that it is ready (all do, unless a test says otherwise). */
+  spareReady = true;
   isReady(): boolean {
-    return true;
+    return this.spareReady;
   }
   #create(id: AgentId): FakeWorker {
     const now = performance.timeOrigin + performance.now();
@@ -464,6 +466,17 @@ describe('Conversation', () => {
     expect(pool.parentResults.at(-1)).toEqual(['summary of wait:1 by subagent-1']);
     const spawns = conv.liveRun!.record.events.filter((e) => e.type === 'spawn');
     expect(spawns.map((e) => e.agent)).toEqual(['subagent-1']);
+  });
+
+  it('a spare still starting is not offered: the first task goes through the page to it', async () => {
+    const { conv, pool } = conversation<HandingPool>({ spare: true, handing: true });
+    conv.warm();
+    pool.spareReady = false;
+    parentCalling(pool, ['wait:1']);
+    await conv.run('go', setup());
+    expect(pool.offers).toEqual([]);
+    expect(pool.parentResults[0]).toEqual(['summary of wait:1 by subagent-1']);
+    expect(pool.workers.filter((w) => w.runs > 0).map((w) => w.id)).toEqual(['subagent-1']);
   });
 
   it('Stop while a handed subagent runs ends it and every other worker at once', async () => {

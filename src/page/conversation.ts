@@ -414,13 +414,16 @@ export class Conversation {
   }
 
   /**
-   * The spare offered to the parent for its first task, if there is one to offer: a turn is
+   * The spare offered to the parent for its first task, if there is one ready: a turn is
    * kept for it and its line to the sandbox made now. The spare's own events are not held; its
    * run's are, until the parent's `task_start` for it.
    */
   #offer(queue: TaskQueue, setup: RunSetup, signal: AbortSignal): Offered | undefined {
     const id = `subagent-${this.#spawned + 1}`;
     if (!this.#agents.offer || this.#agents.spare !== id || !this.#wantsSpare()) return undefined;
+    // Only a spare that is ready: one still starting (a run clicked right after the last, whose
+    // task started it) would hold a fast first task up, where the page's path lets it start.
+    if (!this.#agents.isReady(id)) return undefined;
     const turn = queue.take(1);
     if (!turn.now) {
       turn.done();
