@@ -31,6 +31,7 @@ import type { AgentHandlers, Lifecycle, Offer, SubagentWorker } from './agent-wo
 import type { HandedRunRequest } from '../workers/agent/protocol';
 import { ProtocolError } from '../workers/agent/protocol';
 import { withLine, type SandboxLine } from './sandbox-line';
+import { RecordOrder } from './record-order';
 import { TaskQueue, type Turn } from './task-queue';
 
 /** The agent workers a conversation runs on (AgentWorkers; fakes in tests). */
@@ -158,12 +159,6 @@ function measure(name: string, start: number, end: number): void {
   }
 }
 
-/** The agent or worker an event is about, if any. */
-function agentOf(event: RunEvent): AgentId | undefined {
-  if (event.type === 'worker') return event.worker;
-  return 'agent' in event ? event.agent : undefined;
-}
-
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -187,22 +182,8 @@ export class Conversation {
   #stopped = false;
   /** Spares whose life the current record already notes. */
   readonly #sparesRecorded = new Set<AgentId>();
-  /**
-   * A subagent's events, held until its caller's `task_start` for it is recorded: the caller's
-   * worker asks for the subagent before it sends its queued events (so the worker starts sooner),
-   * but in the record the caller's task call comes first.
-   */
-  readonly #pending = new Map<
-    AgentId,
-    { taskId: string; queue: Array<[RunEvent, number]>; offered?: boolean }
-  >();
-  /**
-   * A caller's events held from its `task_end` for a handed task (see #runHanded) until the page
-   * has recorded that subagent's end: the summary reached the caller before it reached the page.
-   */
-  readonly #behind = new Map<AgentId, { taskId: string; queue: Array<[RunEvent, number]> }>();
-  /** When each agent's latest event happened, in its worker (page time). */
-  readonly #lastAt = new Map<AgentId, number>();
+  /** The order the record takes events in where it is not the order they arrive (./record-order.ts). */
+  readonly #order = new RecordOrder((event, at) => this.#record(event, at));
 
   constructor(deps: ConversationDeps) {
     this.#hooks = deps.hooks ?? {};
@@ -307,8 +288,7 @@ export class Conversation {
       releasePort();
       if (offered && !offered.taken) this.#withdraw(offered);
       queue.close();
-      this.#releasePending();
-      this.#releaseBehind();
+      this.#order.releaseAll();
       this.#controller = undefined;
       this.#setup = undefined;
       this.#queue = undefined;
@@ -361,7 +341,7 @@ export class Conversation {
     // The workers already alive when the record begins: the sandbox and the parent's, ahead of
     // time (a spare is noted when the run starts: see #noteSpare).
     this.#sparesRecorded.clear();
-    this.#lastAt.clear();
+    this.#order.clear();
     this.#record({ type: 'worker', worker: 'sandbox', phase: 'ready' });
     for (const id of this.#agents.live) {
       if (id !== this.#agents.spare) this.#record({ type: 'worker', worker: id, phase: 'ready' });
@@ -439,7 +419,7 @@ export class Conversation {
       turn.done();
       return undefined;
     }
-    this.#pending.set(id, { taskId: '', queue: [], offered: true });
+    this.#order.offered(id);
     return { offer, turn, line, release, taken: false };
   }
 
@@ -448,7 +428,7 @@ export class Conversation {
     offered.offer.withdraw();
     offered.release();
     offered.turn.done();
-    this.#pending.delete(offered.offer.id);
+    this.#order.withdrawn(offered.offer.id);
   }
 
   /**
@@ -468,10 +448,10 @@ export class Conversation {
     const { id, start } = this.#announce(task, calledAtEpoch, 'parent');
     if (id !== offered.offer.id)
       throw new ProtocolError(`runTask: ${offered.offer.id} was offered, not ${id}`);
-    this.#behind.set('parent', { taskId: task.id, queue: [] });
+    this.#order.handed('parent', task.id);
     // The parent's held events follow its subagent's end at once: the worker's termination,
     // stamped when the page gets to it, would otherwise push them to the page's time.
-    const release = () => this.#releaseBehind('parent');
+    const release = () => this.#order.releaseBehind('parent');
     const ended = this.#inWorker(
       id,
       start,
@@ -503,9 +483,7 @@ export class Conversation {
       { type: 'spawn', agent: id, from, taskId: task.id, description: task.description, messages: first },
       start,
     ];
-    // An offered spare's run may have sent events already: they come after its spawn.
-    const early = this.#pending.get(id)?.queue ?? [];
-    this.#pending.set(id, { taskId: task.id, queue: [spawn, ...early] });
+    this.#order.called(id, task.id, spawn);
     return { id, start };
   }
 
@@ -541,7 +519,7 @@ export class Conversation {
       // Discarded as it returned: its last event, which the page may have read late.
       this.#record(
         { type: 'agent_state', agent: id, state: 'discarded', summary: text },
-        this.#lastAt.get(id),
+        this.#order.lastAt(id),
       );
       succeeded = true;
       return text;
@@ -594,47 +572,17 @@ export class Conversation {
     batch.forEach((event, i) => {
       if (event.type === 'timing') return this.#hooks.timing?.(event);
       const at = times ? times[i] - this.#clock.timeOrigin : undefined;
-      if (at !== undefined) this.#lastAt.set(event.agent, at);
+      if (at !== undefined) this.#order.happened(event.agent, at);
       this.#record(this.#setup?.scrub?.(event) ?? event, at);
     });
   }
 
-  /** Appends an event to the live record (stamped now, or at a page time). */
+  /** Appends an event to the live record (stamped now, or at a page time), in order (./record-order.ts). */
   #record(event: RunEvent, at?: number): void {
     const run = this.#run;
-    if (!run) return;
-    const agent = agentOf(event) ?? '';
-    const pending = this.#pending.get(agent);
-    // An offered spare's own life is recorded as it comes; its run's events wait for its task.
-    if (pending && !(pending.offered && event.type === 'worker')) {
-      pending.queue.push([event, at ?? this.#clock.now()]);
-      return;
-    }
-    const behind = this.#behind.get(agent);
-    if (behind && (behind.queue.length || (event.type === 'task_end' && event.id === behind.taskId))) {
-      behind.queue.push([event, at ?? this.#clock.now()]);
-      return;
-    }
+    if (!run || this.#order.hold(event, at ?? this.#clock.now())) return;
     run.append(event, at);
-    if (event.type === 'task_start') this.#releasePending((p) => p.taskId === event.id);
+    this.#order.recorded(event);
     this.#hooks.recorded?.(event);
-  }
-
-  /** Records a caller's events held behind its handed task (every caller's at the end of a run). */
-  #releaseBehind(caller?: AgentId): void {
-    for (const [agent, behind] of this.#behind) {
-      if (caller !== undefined && agent !== caller) continue;
-      this.#behind.delete(agent);
-      for (const [event, at] of behind.queue) this.#record(event, at);
-    }
-  }
-
-  /** Records the held events of the subagents that match (all of them at the end of a run). */
-  #releasePending(match: (pending: { taskId: string }) => boolean = () => true): void {
-    for (const [id, pending] of this.#pending) {
-      if (!match(pending)) continue;
-      this.#pending.delete(id);
-      for (const [event, at] of pending.queue) this.#record(event, at);
-    }
   }
 }
