@@ -67,6 +67,8 @@ export const subagentApi: SubagentWorkerApi = {
     if (!task) {
       hand.close();
       sandbox.close();
+      // No events, but an end to them: the page takes the answer once their last batch is in.
+      eventForwarder(host).end();
       return null;
     }
     const run = { ...request, prompt: task.prompt, ...(task.forkFrom ? { forkFrom: task.forkFrom } : {}) };
