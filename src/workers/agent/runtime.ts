@@ -64,6 +64,20 @@ export function toolHandlers(port: MessagePort, settings: AgentSettings): Record
 
 const epoch = () => performance.timeOrigin + performance.now();
 
+/** The next message on `port`, checked as it arrives (a hand's task, or its summary). */
+export function nextMessage<T>(port: MessagePort, check: (data: unknown) => T): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    port.onmessage = ({ data }) => {
+      port.onmessage = null;
+      try {
+        resolve(check(data));
+      } catch (error) {
+        reject(error);
+      }
+    };
+  });
+}
+
 export interface EventForwarder {
   onEvent: EventSink;
   /** Sends what is queued now (before a call whose order matters, like `runTask`). */
@@ -127,15 +141,7 @@ export function taskRunner(
     const handed = offered;
     offered = undefined;
     if (handed) {
-      const summary = new Promise<string>((resolve, reject) => {
-        handed.onmessage = ({ data }) => {
-          try {
-            resolve(checkHandedSummary(data));
-          } catch (error) {
-            reject(error);
-          }
-        };
-      });
+      const summary = nextMessage(handed, checkHandedSummary);
       handed.postMessage({ task } satisfies HandedTask);
       const told = Promise.resolve(host.runTask(task, epoch(), true)).then(checkSummary);
       events.send();

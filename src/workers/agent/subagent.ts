@@ -4,7 +4,6 @@
  * context is gone with it. When subagents may delegate, its `task` calls go to the page, which
  * starts a worker of their own.
  */
-import type { TaskRequest } from '../../core/loop';
 import { runSubagent } from '../../core/loop';
 import { createModel } from '../../models';
 import {
@@ -15,7 +14,7 @@ import {
   type TaskHost,
 } from './protocol';
 import { endRehearsal } from './rehearsal';
-import { eventForwarder, taskRunner, toolHandlers } from './runtime';
+import { eventForwarder, nextMessage, taskRunner, toolHandlers } from './runtime';
 
 /** Ends the wait of the offer `runHanded` is waiting on, if there is one. */
 let withdrawOffer: (() => void) | undefined;
@@ -51,16 +50,8 @@ export const subagentApi: SubagentWorkerApi = {
 
   async runHanded(request, sandbox, host, hand) {
     endRehearsal();
-    const task = await new Promise<TaskRequest | null>((resolve, reject) => {
-      withdrawOffer = () => resolve(null);
-      hand.onmessage = ({ data }) => {
-        try {
-          resolve(checkHandedTask(data));
-        } catch (error) {
-          reject(error);
-        }
-      };
-    }).finally(() => {
+    const withdrawn = new Promise<null>((resolve) => (withdrawOffer = () => resolve(null)));
+    const task = await Promise.race([nextMessage(hand, checkHandedTask), withdrawn]).finally(() => {
       withdrawOffer = undefined;
       hand.onmessage = null;
     });
