@@ -448,26 +448,17 @@ export class Conversation {
     const { id, start } = this.#announce(task, calledAtEpoch, 'parent');
     if (id !== offered.offer.id)
       throw new ProtocolError(`runTask: ${offered.offer.id} was offered, not ${id}`);
-    this.#order.handed('parent', task.id);
-    // The parent's held events follow its subagent's end at once: the worker's termination,
-    // stamped when the page gets to it, would otherwise push them to the page's time.
-    const release = () => this.#order.releaseBehind('parent');
-    const ended = this.#inWorker(
-      id,
-      start,
-      signal,
-      offered.turn,
-      () => ({
-        line: offered.line,
-        release: offered.release,
-        summary: () =>
-          offered.offer.result.then((summary) => {
-            if (summary === null) throw new Error(`${id} was withdrawn before its task came`);
-            return summary;
-          }),
-      }),
-      release,
-    ).finally(release);
+    // The parent's held events follow its subagent's end in the record (./record-order.ts).
+    this.#order.handed('parent', task.id, id);
+    const ended = this.#inWorker(id, start, signal, offered.turn, () => ({
+      line: offered.line,
+      release: offered.release,
+      summary: () =>
+        offered.offer.result.then((summary) => {
+          if (summary === null) throw new Error(`${id} was withdrawn before its task came`);
+          return summary;
+        }),
+    }));
     offered.ended = ended.catch(() => {});
     return ended;
   }
@@ -501,8 +492,6 @@ export class Conversation {
       release: () => void;
       summary: () => Promise<string>;
     },
-    /** Called once its end is recorded, before its worker's termination is. */
-    ended: () => void = () => {},
   ): Promise<string> {
     let succeeded = false;
     // The worker first, with the screen held still while it starts.
@@ -527,7 +516,6 @@ export class Conversation {
       if (!signal.aborted) this.#record({ type: 'agent_state', agent: id, state: 'failed' });
       throw error;
     } finally {
-      ended();
       worker.terminate();
       releasePort();
       turn.done();

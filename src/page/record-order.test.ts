@@ -85,16 +85,19 @@ describe('RecordOrder', () => {
     expect(recorded).toEqual(['subagent-1: as it comes']);
   });
 
-  it("a handing caller's events wait, from its task_end on, for its subagent's end", () => {
+  it("a handing caller's events wait, from its task_end on, for its subagent's end, then follow it", () => {
     const { order, record, recorded } = recording();
-    order.handed('parent', 'toolu_1');
+    order.handed('parent', 'toolu_1', 'subagent-1');
     record(log('parent', 'a second task called'), 1);
     record(taskEnd('toolu_1'), 2);
     record(log('parent', 'its last call'), 3);
     record(log('subagent-1', 'returning'), 2.5);
     expect(recorded).toEqual(['parent: a second task called', 'subagent-1: returning']);
-    order.releaseBehind('parent');
-    expect(recorded.slice(2)).toEqual(['parent task_end', 'parent: its last call']);
+    // Another subagent's end does not release them.
+    record({ type: 'agent_state', agent: 'subagent-2', state: 'discarded' }, 2.6);
+    expect(recorded).toHaveLength(3);
+    record({ type: 'agent_state', agent: 'subagent-1', state: 'discarded', summary: 's' }, 2.7);
+    expect(recorded.slice(3)).toEqual(['subagent-1 agent_state', 'parent task_end', 'parent: its last call']);
     record(log('parent', 'after'), 4);
     expect(recorded.at(-1)).toBe('parent: after');
   });
@@ -102,7 +105,7 @@ describe('RecordOrder', () => {
   it('at the end of a run, whatever is still held is recorded in the order it came', () => {
     const { order, record, recorded } = recording();
     order.called('subagent-1', 'toolu_1', [spawn('subagent-1', 'toolu_1'), 1]);
-    order.handed('parent', 'toolu_2');
+    order.handed('parent', 'toolu_2', 'subagent-2');
     record(log('subagent-1', 'held'), 2);
     record(taskEnd('toolu_2'), 3);
     order.releaseAll();

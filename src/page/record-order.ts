@@ -35,7 +35,7 @@ export class RecordOrder {
    * A caller's events held from its `task_end` for a handed task until the page has recorded that
    * subagent's end: the summary reached the caller before it reached the page.
    */
-  readonly #behind = new Map<AgentId, { taskId: string; queue: Held[] }>();
+  readonly #behind = new Map<AgentId, { taskId: string; subagent: AgentId; queue: Held[] }>();
   /** When each agent's latest event happened, in its worker (page time). */
   readonly #lastAt = new Map<AgentId, number>();
 
@@ -62,9 +62,12 @@ export class RecordOrder {
     this.#pending.set(id, { taskId, queue: [spawn, ...early] });
   }
 
-  /** `caller` handed task `taskId` itself: its events from that task's `task_end` on wait for `releaseBehind`. */
-  handed(caller: AgentId, taskId: string): void {
-    this.#behind.set(caller, { taskId, queue: [] });
+  /**
+   * `caller` handed task `taskId` to `subagent` itself: its events from that task's `task_end` on
+   * wait for the subagent's end (discarded or failed) to be recorded, and follow it at once.
+   */
+  handed(caller: AgentId, taskId: string, subagent: AgentId): void {
+    this.#behind.set(caller, { taskId, subagent, queue: [] });
   }
 
   /** A worker's event happened at page time `at`. */
@@ -93,24 +96,19 @@ export class RecordOrder {
     return false;
   }
 
-  /** `event` was recorded: a `task_start` lets its subagent's held events follow it. */
+  /**
+   * `event` was recorded: a `task_start` lets its subagent's held events follow it; a handed
+   * subagent's end lets its caller's.
+   */
   recorded(event: RunEvent): void {
     if (event.type === 'task_start') this.#releasePending((pending) => pending.taskId === event.id);
-  }
-
-  /** Records a caller's events held behind its handed task (every caller's, without one). */
-  releaseBehind(caller?: AgentId): void {
-    for (const [agent, behind] of this.#behind) {
-      if (caller !== undefined && agent !== caller) continue;
-      this.#behind.delete(agent);
-      for (const [event, at] of behind.queue) this.#record(event, at);
-    }
+    else if (event.type === 'agent_state') this.#releaseBehind((behind) => behind.subagent === event.agent);
   }
 
   /** The run is over: whatever is still held is recorded, in the order it came. */
   releaseAll(): void {
     this.#releasePending(() => true);
-    this.releaseBehind();
+    this.#releaseBehind(() => true);
   }
 
   /** A new record: nothing held, no times kept. */
@@ -118,6 +116,14 @@ export class RecordOrder {
     this.#pending.clear();
     this.#behind.clear();
     this.#lastAt.clear();
+  }
+
+  #releaseBehind(match: (behind: { subagent: AgentId }) => boolean): void {
+    for (const [caller, behind] of this.#behind) {
+      if (!match(behind)) continue;
+      this.#behind.delete(caller);
+      for (const [event, at] of behind.queue) this.#record(event, at);
+    }
   }
 
   #releasePending(match: (pending: { taskId: string }) => boolean): void {
