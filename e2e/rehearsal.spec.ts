@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, open, parentList, PROMPTS, runSample, status, subagentRegion, test } from './fixtures';
 
 /**
- * The page's rehearsal of a first run (src/ui/rehearsal.svelte.ts): once the sandbox is ready, a
+ * The page's rehearsal of a first run (src/ui/rehearsal.ts): once the sandbox is ready, a
  * small recorded run is drawn into the run's components out of sight, then taken away, so that a
  * first click finds their code compiled. Nothing of it may be seen or heard, and a click stops it.
  */
@@ -50,11 +50,23 @@ test('a fresh page rehearses a first run out of sight, then leaves nothing of it
 }) => {
   await watchInert(page);
   await open(page);
-  await page.waitForFunction(
-    () => (window as unknown as { __s04: { rehearsed: string } }).__s04.rehearsed === 'playing',
-  );
-  // While it plays: off screen, hidden, inert, aria-hidden, out of the reach of the page's queries.
-  const playing = await inertAdded(page);
+  // While it plays (read in the moment it is seen playing: it plays for a few frames): off screen,
+  // hidden, inert, aria-hidden, out of the reach of the page's queries.
+  const seen = await page.waitForFunction(() => {
+    const { __s04, inertAdded } = window as unknown as {
+      __s04: { rehearsed: string };
+      inertAdded: HTMLElement[];
+    };
+    if (__s04.rehearsed !== 'playing') return null;
+    return inertAdded.map((element) => ({
+      connected: element.isConnected,
+      ariaHidden: element.getAttribute('aria-hidden'),
+      visibility: element.style.visibility,
+      right: element.getBoundingClientRect().right,
+      shadowRoot: element.shadowRoot,
+    }));
+  });
+  const playing = (await seen.jsonValue())!;
   expect(playing).toEqual([
     {
       connected: true,
@@ -91,11 +103,16 @@ test('a fresh page rehearses a first run out of sight, then leaves nothing of it
 test('a click while the rehearsal plays stops it at once, and the run is not held up', async ({ page }) => {
   await watchInert(page);
   await open(page);
-  await page.waitForFunction(
-    () => (window as unknown as { __s04: { rehearsed: string } }).__s04.rehearsed === 'playing',
-  );
-  await page.getByRole('button', { name: PROMPTS.framework, exact: true }).click();
+  // The press in the moment the rehearsal is seen playing (it plays for a few frames), as a mouse's
+  // click begins; then the click itself.
+  await page.waitForFunction((name) => {
+    if ((window as unknown as { __s04: { rehearsed: string } }).__s04.rehearsed !== 'playing') return false;
+    const button = [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === name)!;
+    button.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
+    return true;
+  }, PROMPTS.framework);
   expect(await rehearsed(page)).toBe('stopped');
+  await page.getByRole('button', { name: PROMPTS.framework, exact: true }).click();
   expect((await inertAdded(page)).map((element) => element.connected)).toEqual([false]);
   await expect(status(page)).toHaveText(/^Finished/, { timeout: 20_000 });
   await expect(parentList(page)).toHaveCount(4);
@@ -125,7 +142,11 @@ test("the rehearsal lays its parts out with the page's own styles, as a first ru
       const classes = [...element.classList];
       if (!classes.some((c) => !c.startsWith('svelte-'))) continue;
       const twin = [...document.querySelectorAll(`.${classes.map((c) => CSS.escape(c)).join('.')}`)].find(
-        (e) => e.tagName === element.tagName && e.className === element.className,
+        (e) =>
+          e.tagName === element.tagName &&
+          e.className === element.className &&
+          // In the same place: a marker in a flex row is laid out as a block, in a line as inline.
+          e.parentElement?.className === element.parentElement?.className,
       );
       if (!twin) continue;
       const look = (e: Element) => {

@@ -60,7 +60,7 @@ export function exposeForTests(playground: Playground): void {
     get sandbox() {
       return sandbox;
     },
-    /** Where the page's rehearsal of a first run is (src/ui/rehearsal.svelte.ts). */
+    /** Where the page's rehearsal of a first run is (src/ui/rehearsal.ts). */
     get rehearsed() {
       return playground.warmup.rehearsed;
     },

@@ -17,8 +17,8 @@ import { ScriptNotLoaded } from '../page/worker-failure';
 import { warmCanvasText } from './canvas-text';
 import { saveData } from './connection';
 import { loadLanguage, t } from './i18n';
-import { loadMarkdown } from './markdown.svelte';
-import type { Rehearsal } from './rehearsal.svelte';
+import { loadMarkdown, warmUpMarkdown } from './markdown.svelte';
+import type { Rehearsal } from './rehearsal';
 
 /** python3's idle-time load starts this long after the sandbox is ready (see #preloadPython)... */
 const PRELOAD_AFTER_MS = 2500;
@@ -53,7 +53,7 @@ export class Warmup {
   #viewing = false;
   /** The page's work ahead (python3, the other languages) is scheduled once. */
   #aheadScheduled = false;
-  /** Where the page's rehearsal of a first run is (./rehearsal.svelte.ts; the e2e specs read it). */
+  /** Where the page's rehearsal of a first run is (./rehearsal.ts; the e2e specs read it). */
   rehearsed = $state<'not yet' | 'playing' | 'played' | 'stopped' | 'skipped'>('not yet');
   /** The page's rehearsal of a first run, while it plays; stopped by a run. */
   #rehearsal: Rehearsal | null = null;
@@ -134,8 +134,8 @@ export class Warmup {
     // Nothing to fetch, a few milliseconds of the page's thread: the first run's frames no longer
     // wait for the system's font fallback (./canvas-text.ts).
     later(() => warmCanvasText(), CANVAS_TEXT_AFTER_MS);
-    // Once what a run draws with is in (the agents' script, then the Markdown renderer).
-    void agentsIn.then(() => loadMarkdown()).then(() => this.#rehearse());
+    // Once the agents' script is in (what a run draws with comes after it on a slow link).
+    void agentsIn.then(() => this.#rehearse());
     this.#preloadOnceSettled();
     // The other languages' strings, once the page is quiet: a switch then waits for no fetch. On a
     // metered or slow connection, when chosen.
@@ -164,19 +164,26 @@ export class Warmup {
   }
 
   /**
-   * Rehearses a first run's render, hidden (./rehearsal.svelte.ts), unless the page is already
+   * Rehearses a first run's render, hidden (./rehearsal.ts), unless the page is already
    * in use or the connection is metered or slow (its chunk is not fetched beside a first run's).
+   * Without it, the Markdown renderer is warmed up alone, unless a run has begun (it renders).
    */
   async #rehearse(): Promise<void> {
-    if (typeof document === 'undefined' || this.#rehearsalOver || this.#running() || saveData())
+    if (typeof document === 'undefined' || this.#rehearsalOver || this.#running())
       return void (this.rehearsed = 'skipped');
+    if (saveData()) {
+      warmUpMarkdown();
+      return void (this.rehearsed = 'skipped');
+    }
     const over = () => this.#stopRehearsal();
     const listening = new AbortController(); // until the rehearsal is over, however it ends
     for (const type of ['pointerdown', 'keydown'])
       addEventListener(type, over, { capture: true, once: true, signal: listening.signal });
     try {
-      // A rehearsal is no more than a head start: a chunk that does not load skips it.
-      const module = await import('./rehearsal.svelte').catch(() => null);
+      // Its chunk and what it draws with, fetched side by side. A rehearsal is no more than a head
+      // start: a chunk that does not load skips it.
+      const [module] = await Promise.all([import('./rehearsal').catch(() => null), loadMarkdown()]);
+      if (!module && !this.#rehearsalOver) warmUpMarkdown();
       if (!module || this.#rehearsalOver) return void (this.rehearsed = 'skipped');
       const rehearsal = (this.#rehearsal = module.rehearse(this.#sandbox));
       this.rehearsed = 'playing';

@@ -3,7 +3,7 @@
  * run on the page's thread: Svelte instantiating the columns, messages, chart and timeline for
  * the first time and V8 compiling them (177 ms of compiling in a first click, 3 ms in a second,
  * traced). Once the sandbox is ready, this plays a small recorded run of prompt 1
- * (./rehearsal-run.json) into the run's components, a part at a time in idle moments, then
+ * (./rehearsal-run.json) into the run's components in an idle moment, draws it once, then
  * unmounts them: what a first run calls is then compiled.
  *
  * Nothing of it is seen or heard: it is drawn off screen, hidden, inert and aria-hidden, in a closed
@@ -24,10 +24,6 @@ import { KEEPS_NOTHING, Recorder } from './recorder.svelte';
 import rehearsalRun from './rehearsal-run.json';
 import { Viewer } from './viewer.svelte';
 
-/** How many of the run's components RunRehearsal.svelte mounts, one more at each idle moment. */
-const PARTS = 6;
-/** Events played into the stage at each idle moment (the record has 65). */
-const EVENTS_A_TIME = 8;
 /** An idle moment comes within this at the latest. */
 const IDLE_MS = 100;
 
@@ -68,13 +64,10 @@ export class Rehearsal {
   done = false;
   /** Played to its end (not stopped before). */
   played = false;
-  /** How far it got: the parts mounted and the events played. */
-  readonly reached = { parts: 0, events: 0 };
 
   readonly #host: RehearsalHost;
   #element: HTMLElement | undefined;
   #component: ReturnType<typeof mount> | undefined;
-  readonly #props = $state({ stage: undefined as unknown as Playground, parts: 0 });
   readonly #ended: Promise<void>;
   #end: () => void = () => {};
 
@@ -83,7 +76,11 @@ export class Rehearsal {
     this.#ended = new Promise((resolve) => (this.#end = resolve));
   }
 
-  /** Plays the run, a step per idle moment; resolves when it has ended or was stopped. */
+  /**
+   * Plays the run in the page's next idle moment: its parts are mounted and given the whole run,
+   * which the recorder puts on screen in the next frame; the rehearsal ends once that frame is
+   * drawn. Resolves when it has ended or was stopped.
+   */
   play(record: RunRecord = REHEARSAL_RUN): Promise<void> {
     const { document } = this.#host;
     const element = (this.#element = document.createElement('div'));
@@ -93,56 +90,35 @@ export class Rehearsal {
       'position:fixed;left:-20000px;top:0;width:1280px;height:800px;overflow:hidden;visibility:hidden;contain:strict;pointer-events:none';
     const root = element.attachShadow({ mode: 'closed' });
     document.body.append(element);
-    const stage = new RehearsalStage(this.#host.sandbox);
-    this.#props.stage = stage as unknown as Playground; // the part of it they read (see RehearsalStage)
-    this.#component = mount(RunRehearsal, { target: root, props: this.#props });
-    let now = 0;
-    const run = new LiveRun('rehearsal', record.title, record.settings, {
-      epoch: 0,
-      now: () => now,
-    });
-    stage.recorder.hooks.began?.(run);
-    const events = record.events;
-    // The page's stylesheets in the shadow root too, which the page's do not reach: a part drawn
-    // unstyled is laid out, and its text shaped, in the browser's defaults, rehearsing nothing of
-    // a real run's layout. Resolves once those copied now have loaded (from the cache).
-    const styled: Element[] = [];
-    const style = () =>
-      Promise.all(
-        [...document.head.querySelectorAll('link[rel="stylesheet"], style')].map((sheet) => {
-          if (styled.includes(sheet)) return;
-          styled.push(sheet);
-          const copy = root.appendChild(sheet.cloneNode(true));
-          if (copy instanceof HTMLLinkElement)
-            return new Promise((settled) => {
-              copy.addEventListener('load', settled, { once: true });
-              copy.addEventListener('error', settled, { once: true });
-            });
+    // In one moment, not a part at a time: a first click comes a few frames after the page has
+    // loaded what a run draws with, and found a rehearsal played in six moments still under way.
+    this.#host.idle(() => {
+      if (this.done) return;
+      adoptPageStyles(root, document);
+      const stage = new RehearsalStage(this.#host.sandbox);
+      // The part of a playground they read (see RehearsalStage).
+      this.#component = mount(RunRehearsal, {
+        target: root,
+        props: { stage: stage as unknown as Playground },
+      });
+      let now = 0;
+      const run = new LiveRun('rehearsal', record.title, record.settings, { epoch: 0, now: () => now });
+      stage.recorder.hooks.began?.(run);
+      for (const event of record.events) {
+        now = event.t;
+        run.append(withoutTime(event));
+        stage.recorder.hooks.recorded?.(event);
+      }
+      // The recorder's frame, then the end once it is drawn: in that idle moment, the teardown too
+      // (left for another, it came in the middle of a first run clicked just after).
+      requestAnimationFrame(() =>
+        this.#host.idle(() => {
+          if (this.done) return;
+          this.played = true;
+          this.#finish(true);
         }),
       );
-    const step = () => {
-      if (this.done) return;
-      // A sheet the page has added since (the chart's, with its chunk).
-      void style();
-      if (this.#props.parts < PARTS) {
-        this.reached.parts = ++this.#props.parts;
-      } else {
-        for (const event of events.slice(this.reached.events, this.reached.events + EVENTS_A_TIME)) {
-          now = event.t;
-          run.append(withoutTime(event));
-          stage.recorder.hooks.recorded?.(event);
-          this.reached.events++;
-        }
-        // The last events' frame drawn, then the end (the recorder puts events on screen once a frame).
-        if (this.reached.events >= events.length)
-          return void requestAnimationFrame(() => {
-            this.played = !this.done;
-            this.stop();
-          });
-      }
-      this.#host.idle(step);
-    };
-    void style().then(() => this.#host.idle(step));
+    });
     return this.#ended;
   }
 
@@ -151,13 +127,37 @@ export class Rehearsal {
    * (a stop comes with the learner's first click, whose run should not wait for their teardown).
    */
   stop(): void {
+    this.#finish(false);
+  }
+
+  #finish(unmountNow: boolean): void {
     if (this.done) return;
     this.done = true;
     this.#element?.remove();
     const component = this.#component;
-    if (component) this.#host.idle(() => void unmount(component));
+    if (component && unmountNow) void unmount(component);
+    else if (component) this.#host.idle(() => void unmount(component));
     this.#end();
   }
+}
+
+/**
+ * The page's stylesheets in `root` too, which the page's do not reach: a part drawn unstyled is laid
+ * out, and its text shaped, in the browser's defaults, rehearsing nothing of a real run's layout.
+ * Adopted as copies of their rules, at once (a cloned <link> loads again, 30 ms later on a fresh page).
+ */
+function adoptPageStyles(root: ShadowRoot, document: Document): void {
+  const copies: CSSStyleSheet[] = [];
+  for (const sheet of document.styleSheets) {
+    const copy = new CSSStyleSheet();
+    try {
+      copy.replaceSync([...sheet.cssRules].map((rule) => rule.cssText).join('\n'));
+    } catch {
+      continue; // a sheet whose rules the page may not read: its parts stay in the defaults
+    }
+    copies.push(copy);
+  }
+  root.adoptedStyleSheets = copies;
 }
 
 /** A record's event as the conversation appends it (the record stamps its time). */
