@@ -160,3 +160,28 @@ test("the rehearsal lays its parts out with the page's own styles, as a first ru
   const pairs = (await compared.jsonValue()) as Array<[string, string, string]>;
   for (const [className, rehearsed, shown] of pairs) expect(rehearsed, className).toBe(shown);
 });
+
+test('on a slow or metered connection there is no rehearsal: its chunk is never fetched', async ({
+  page,
+}) => {
+  await page.addInitScript(() =>
+    Object.defineProperty(navigator, 'connection', {
+      value: { effectiveType: '3g', saveData: false },
+      configurable: true,
+    }),
+  );
+  const chunks: string[] = [];
+  page.on('request', (request) => {
+    if (/\/rehearsal-[\w-]+\.js$/.test(new URL(request.url()).pathname)) chunks.push(request.url());
+  });
+  await open(page);
+  await page.waitForFunction(
+    () => (window as unknown as { __s04: { rehearsed: string } }).__s04.rehearsed !== 'not yet',
+  );
+  expect(await rehearsed(page)).toBe('skipped');
+  // The first run is drawn all the same, its text rendered as Markdown.
+  await runSample(page, PROMPTS.framework);
+  await expect(subagentRegion(page, 1)).toBeVisible();
+  await expect(page.locator('.markdown code').first()).toBeVisible();
+  expect(chunks).toEqual([]);
+});
