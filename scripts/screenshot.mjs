@@ -74,7 +74,12 @@ for (const [size, viewport] of SIZES) {
     await page.locator('textarea').blur();
     await page.waitForTimeout(300);
     // On a phone the arrays are below the prompt: the picture starts at their heading.
-    if (size === 'phone') await page.locator('.arrays').evaluate((element) => element.scrollIntoView());
+    // Messages out of view are drawn once in view (content-visibility), a frame or two after the
+    // jump: without the wait, about half the pictures caught their empty boxes.
+    if (size === 'phone') {
+      await page.locator('.arrays').evaluate((element) => element.scrollIntoView());
+      await page.waitForTimeout(300);
+    }
     const path = `screenshots/${size}-${lang}.png`;
     await page.screenshot({ path });
     console.log(`${path}: ${await page.getByRole('status').innerText()}`);
