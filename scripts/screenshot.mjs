@@ -2,9 +2,10 @@
 /**
  * Screenshots of the playground after each sample prompt on the demo model, to look at:
  * screenshots/1-framework.png, 2-summaries.png, 3-module.png (1440x900, built app, Chromium);
- * then prompt 1, asked in each language, on a phone and on a projector:
- * screenshots/phone-{en,zh,ja}.png (390x844, scrolled to the arrays) and
- * screenshots/projector-{en,zh,ja}.png (1920x1080); and the Workers timeline of twelve subagents
+ * then prompt 1, asked in each language, on a phone, a laptop and a projector:
+ * screenshots/phone-{en,zh,ja}.png (390x844, scrolled to the arrays),
+ * screenshots/laptop-{en,zh,ja}.png (1366x768) and screenshots/projector-{en,zh,ja}.png
+ * (1920x1080); and the Workers timeline of twelve subagents
  * running at once (screenshots/timeline-12.png, a made record opened as a file), and the 10,000-event
  * record stepped to its middle (screenshots/big-record.png).
  *
@@ -31,6 +32,7 @@ const FRAMEWORK = {
 };
 const SIZES = [
   ['phone', { width: 390, height: 844 }],
+  ['laptop', { width: 1366, height: 768 }],
   ['projector', { width: 1920, height: 1080 }],
 ];
 
