@@ -44,7 +44,6 @@ import { join } from 'node:path';
 import { chromium } from 'playwright';
 import { chromiumLaunchOptions, launchBenchBrowser, serveBuiltApp } from './built-app.mjs';
 import { BYTE_BUDGETS, firstVisitFiles, transferSizes } from './first-visit.mjs';
-import { startMockApi } from './mock-api.mjs';
 import { offlineSecondVisits } from './offline-visit.mjs';
 import { bigRecord, parentCallsRecord } from './records.mjs';
 import { relayTtfb } from './relay-ttfb.mjs';
@@ -54,8 +53,8 @@ import { viewerBench } from './viewer-bench.mjs';
 import { sessionBench } from './session-bench.mjs';
 import { modelCallBench } from './model-call-bench.mjs';
 import { fanoutBench } from './fanout-bench.mjs';
+import { stopBench } from './stop-bench.mjs';
 import { bigShapes, SCRUB_SCRIPT, shapeTargets } from './shapes-bench.mjs';
-import { liveWorkerTargets } from './worker-targets.mjs';
 import { median, round } from './stats.mjs';
 
 const PORT = Number(process.env.BENCH_PORT ?? 41732);
@@ -222,113 +221,10 @@ async function freshPage(browser, options = { viewport: { width: 1440, height: 9
   await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
   return page;
 }
-/** Stop under a runaway bash, node and python3 command, then the next run's first command: each language's figures. */
-async function stopRunawayFigures(browser) {
-  const mock = await startMockApi({ port: 0 });
-  const byLanguage = {};
-  for (const [language, scenario, reps] of [
-    ['bash', 'mock-runaway-bash', 3],
-    ['node', 'mock-runaway-node', 3],
-    ['python3', 'mock-runaway-python', 2],
-  ]) {
-    console.log(`bench: Stop under a runaway ${language} command`);
-    const stopPage = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await stopPage.goto(
-      `${URL_BASE}/?provider=anthropic&sandbox=local&baseURL=${encodeURIComponent(mock.url)}&model=${scenario}`,
-    );
-    await stopPage.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
-    await stopPage.getByRole('button', { name: 'Settings' }).click();
-    await stopPage.getByRole('textbox', { name: 'API key' }).fill('sk-bench-any-key');
-    await stopPage.getByRole('button', { name: 'Save' }).click();
-    const figures = { stopToStoppedMs: [], stopToSandboxFreeMs: [], nextCommandMs: [], nextRunMs: [] };
-    for (let i = 0; i < reps; i++) {
-      console.log(`  run ${i + 1}`);
-      await stopPage.getByRole('textbox', { name: 'Prompt' }).fill('Start the runaway command');
-      await stopPage.getByRole('button', { name: 'Run', exact: true }).click();
-      await stopPage.locator('[data-block="tool_use"]').last().waitFor();
-      // python3 loads Pyodide first (seconds): Stop is meant for the script, not the load.
-      if (language === 'python3')
-        // (The header's runtime line, kept in its closed details: attached, not visible.)
-        await stopPage
-          .locator('[data-runtime="python"][data-phase="ready"]')
-          .waitFor({ state: 'attached', timeout: 60_000 });
-      await stopPage.waitForTimeout(500);
-      const interpreters =
-        language === 'python3' ? (await liveWorkerTargets(stopPage)).filter((t) => t.title === 'python') : [];
-      const stopClicked = performance.now();
-      const stop = await stopPage.evaluate(async () => {
-        const button = [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Stop');
-        const status = document.querySelector('[role="status"]');
-        const start = performance.now();
-        button.click();
-        let stoppedAt = 0;
-        await new Promise((resolve, reject) => {
-          const check = () => {
-            const text = status.textContent.trim();
-            if (text.startsWith('Stopped')) resolve((stoppedAt = performance.now()));
-            else if (performance.now() - start > 10_000) reject(new Error(`not Stopped after 10 s: ${text}`));
-            else requestAnimationFrame(check);
-          };
-          check();
-        });
-        // The sandbox's own thread answering again: it was looping until Stop reached it.
-        await window.__s04.readFile(`${window.__s04.sandbox.workdir}/README.md`);
-        return { stopped: stoppedAt - start, free: performance.now() - start };
-      });
-      figures.stopToStoppedMs.push(stop.stopped);
-      figures.stopToSandboxFreeMs.push(stop.free);
-      if (interpreters.length > 0) {
-        // The interpreter's worker ends with the script (interrupted first, then terminated).
-        const ids = new Set(interpreters.map((t) => t.id));
-        while ((await liveWorkerTargets(stopPage)).some((t) => ids.has(t.id))) {
-          if (performance.now() - stopClicked > 10_000)
-            throw new Error(`python3's worker still there 10 s after Stop (${[...ids].join(', ')})`);
-          await stopPage.waitForTimeout(20);
-        }
-        (figures.stopToInterpreterGoneMs ??= []).push(performance.now() - stopClicked);
-      }
-      const next = await stopPage.evaluate(async () => {
-        const before = performance.getEntriesByName('tool:bash').length;
-        const input = document.querySelector('textarea, input[aria-label="Prompt"]');
-        const form = input.closest('form');
-        input.value = 'Now a quick one';
-        input.dispatchEvent(new Event('input', { bubbles: true }));
-        const status = document.querySelector('[role="status"]');
-        const start = performance.now();
-        form.requestSubmit();
-        await new Promise((resolve, reject) => {
-          const check = () => {
-            const text = status.textContent.trim();
-            if (text.startsWith('Finished')) resolve();
-            else if (text.startsWith('Failed')) reject(new Error(text));
-            else if (performance.now() - start > 30_000)
-              reject(new Error(`not Finished after 30 s: ${text}`));
-            else requestAnimationFrame(check);
-          };
-          requestAnimationFrame(check);
-        });
-        const bash = performance.getEntriesByName('tool:bash').slice(before);
-        return { run: performance.now() - start, command: bash[0]?.duration ?? NaN };
-      });
-      figures.nextCommandMs.push(next.command);
-      figures.nextRunMs.push(next.run);
-    }
-    byLanguage[language] = Object.fromEntries(
-      Object.entries(figures).map(([name, values]) => [
-        name,
-        { median: round(median(values)), max: round(Math.max(...values)) },
-      ]),
-    );
-    await stopPage.close();
-  }
-  await mock.close();
-  return byLanguage;
-}
-
 const results = {};
 if (ONLY === 'stop') {
   const browser = await launchBenchBrowser();
-  results.stopRunaway = await stopRunawayFigures(browser);
+  results.stopRunaway = await stopBench(browser, URL_BASE);
   await browser.close();
   console.log(JSON.stringify(results, null, 2));
   process.exit(0);
@@ -659,7 +555,7 @@ if (ONLY === 'stop') {
 
   console.log('bench: Stop under runaway commands');
   // 7. Stop under a runaway command, then the next run's first command (`echo ready`).
-  results.stopRunaway = await stopRunawayFigures(browser);
+  results.stopRunaway = await stopBench(browser, URL_BASE);
 
   console.log('bench: 340 subagents, 8 at once');
   // 7b. The page's longest frame during a 340-subagent run, and Stop in it.
