@@ -9,7 +9,7 @@ import { startMockApi } from './mock-api.mjs';
 import { median, round } from './stats.mjs';
 import { liveWorkerTargets } from './worker-targets.mjs';
 
-/** Stop under a runaway bash, node and python3 command, then the next run's first command: each language's figures. */
+/** Each language's figures (median and slowest) on the app served at `baseUrl`. */
 export async function stopBench(browser, baseUrl) {
   const mock = await startMockApi({ port: 0 });
   const byLanguage = {};

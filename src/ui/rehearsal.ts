@@ -91,7 +91,7 @@ export class Rehearsal {
     const root = element.attachShadow({ mode: 'closed' });
     document.body.append(element);
     // In one moment, not a part at a time: a first click comes a few frames after the page has
-    // loaded what a run draws with, and found a rehearsal played in six moments still under way.
+    // loaded what a run draws with, and found a rehearsal played over 15 moments still under way.
     this.#host.idle(() => {
       if (this.done) return;
       adoptPageStyles(root, document);
