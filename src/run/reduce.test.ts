@@ -18,7 +18,8 @@ import {
 } from '../../scripts/records.mjs';
 import { copied } from './list';
 import type { RecordEvent, RunEvent } from './record';
-import { agentFigures, arrayChars } from './figures';
+import { arrayChars } from './figures';
+import { messageTokens } from './tokens';
 import { reduce, reduced } from './reduce';
 import { reduceAll, reduceRange } from './reduce-range';
 import { EMPTY_STATE, stateWithHistory, type RunState } from './state';
@@ -77,7 +78,8 @@ describe('the run as a record: reduce(view, event)', () => {
     expect(view.parent.calls).toBe(2);
     expect(sub.calls).toBe(6);
     // Counted usage, as the API reported it (the provider is a real one).
-    expect(view.parent.usage?.input_tokens).toBeGreaterThan(0);
+    expect(view.parent.ledger.input.uncached).toBeGreaterThan(0);
+    expect(view.parent.ledger.estimated).toBe(0);
     expect(view.log[0].text).toMatch(/^> task \(/);
     // The view rebuilt from the JSON record equals the one built as the run went.
     expect(view).toEqual(live);
@@ -187,7 +189,8 @@ describe('the run as a record: reduce(view, event)', () => {
       onEvent: (e) => run.append(e),
     });
     expect(run.view.parent.calls).toBe(2);
-    expect(run.view.parent.usage).toBeNull();
+    expect(run.view.parent.ledger.input).toEqual({ uncached: 0, cacheRead: 0, cacheWrite: 0 });
+    expect(run.view.parent.ledger.estimated).toBe(run.view.parent.ledger.calls);
     expect(run.view.parent.messages).toHaveLength(4);
   });
 });
@@ -518,8 +521,8 @@ describe('what a step costs the screen', () => {
         const view = replay.at(step);
         for (const agent of [view.parent, ...view.subagents]) {
           expect(agent.chars, `step ${step} of ${agent.id}`).toBe(arrayChars(agent.messages));
-          // The figures read the size kept, not the messages.
-          expect(agentFigures({ ...agent, messages: [] }).chars).toBe(arrayChars(agent.messages));
+          // The tokens kept the same way: the estimate of the messages shown.
+          expect(agent.tokens).toBe(agent.messages.reduce((sum, m) => sum + messageTokens(m), 0));
         }
       }
     }

@@ -5,13 +5,15 @@
  * it did not change, so reducing a record is linear in its events. No DOM, no Svelte: tested in
  * Node.
  */
-import type { AgentId, AssistantBlock, Usage } from '../core/messages';
+import type { AgentId, AssistantBlock } from '../core/messages';
 import type { StreamEvent } from '../core/model';
+import { overheadTokens } from './context';
+import { callEnded, callStarted, newAgentLedger, replyAppended } from './ledger';
 import { copied, List } from './list';
 import type { ColumnState, RunEvent, RunStatus } from './record';
-import { contextOf, counted as countedCall, newMeter, overheadChars, replied } from './context';
 import { messageChars } from './size';
-import { agentState, sizesOf, type AgentState, type RunState } from './state';
+import { agentState, sizesOf, tokensOf, type AgentState, type RunState } from './state';
+import { messageTokens } from './tokens';
 
 function isLive(state: ColumnState): boolean {
   return state === 'starting' || state === 'running' || state === 'idle';
@@ -62,16 +64,6 @@ function keptDraft(draft: AssistantBlock[] | null): AssistantBlock[] | null {
 function cutOff(agent: AgentState): AgentState {
   if (!agent.draft) return agent;
   return { ...agent, draft: null, cutOff: keptDraft(agent.draft) ?? agent.cutOff };
-}
-
-function addUsage(sum: Usage | null, usage: Usage): Usage {
-  return {
-    input_tokens: (sum?.input_tokens ?? 0) + usage.input_tokens,
-    output_tokens: (sum?.output_tokens ?? 0) + usage.output_tokens,
-    cache_creation_input_tokens:
-      (sum?.cache_creation_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0),
-    cache_read_input_tokens: (sum?.cache_read_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0),
-  };
 }
 
 /**
@@ -155,8 +147,8 @@ function apply(state: RunState, event: RunEvent): RunState {
   switch (event.type) {
     case 'run': {
       // The parent's system prompt and tools follow the prompt's context mode.
-      const overhead = overheadChars(event.settings, 0);
-      const parent = { ...state.parent, meter: { ...state.parent.meter, overhead } };
+      const overhead = overheadTokens(event.settings, 0);
+      const parent = { ...state.parent, ledger: { ...state.parent.ledger, overhead } };
       return { ...state, settings: event.settings, retrying: null, parent };
     }
     case 'status':
@@ -173,7 +165,9 @@ function apply(state: RunState, event: RunEvent): RunState {
             description: event.description,
             messages: List.of(event.messages),
             sizes: sizesOf(event.messages),
-            meter: newMeter(overheadChars(state.settings, depthIn(state, event.from) + 1)),
+            tokens: tokensOf(event.messages),
+            ledger: newAgentLedger(overheadTokens(state.settings, depthIn(state, event.from) + 1)),
+            startAfter: state.callCount,
             state: 'starting',
           }),
         ],
@@ -186,6 +180,7 @@ function apply(state: RunState, event: RunEvent): RunState {
     case 'agent_state':
       return updateAgent(state, event.agent, (a) => ({
         ...(event.state === 'discarded' ? { ...a, draft: null } : cutOff(a)),
+        endAfter: state.callCount,
         state: event.state,
         summary: event.summary ?? a.summary,
       }));
@@ -199,27 +194,40 @@ function apply(state: RunState, event: RunEvent): RunState {
     case 'message':
       return updateAgent(state, event.agent, (a) => {
         const chars = (a.sizes.at(event.index - 1) ?? 0) + messageChars(event.message);
+        const size = messageTokens(event.message);
+        const tokens = (a.tokens.at(event.index - 1) ?? 0) + size;
+        const reply = event.message.role === 'assistant';
         return {
           ...a,
           messages: a.messages.put(event.index, event.message),
           sizes: a.sizes.put(event.index, chars),
-          meter: event.message.role === 'assistant' ? replied(a.meter, chars) : a.meter,
-          draft: event.message.role === 'assistant' ? null : a.draft,
+          tokens: a.tokens.put(event.index, tokens),
+          ledger: reply ? replyAppended(a.ledger, tokens, size) : a.ledger,
+          draft: reply ? null : a.draft,
           cutOff: event.message.role === 'user' && event.index === 0 ? null : a.cutOff,
         };
       });
     case 'model_start': {
       const agent = agentOf(state, event.agent);
       if (!agent || ended(state, agent)) return state;
+      const ledger = callStarted(
+        agent.ledger,
+        { agent: agent.id, seq: state.callCount + 1, event: state.applied, t: eventTime(event) },
+        event.request,
+        agent.messages.length,
+        (count) => agent.tokens.at(count - 1) ?? 0,
+      );
       // A subagent works from its first call, whether or not its worker's `ready` was recorded
       // (a spare was ready before the task took it, so no `ready` follows its spawn).
-      return updateAgent(state, event.agent, (a) => ({
+      const next = updateAgent(state, event.agent, (a) => ({
         ...a,
         state: a.state === 'starting' ? 'running' : a.state,
         calls: a.calls + 1,
+        ledger,
         draft: [],
         cutOff: null,
       }));
+      return { ...next, callCount: state.callCount + 1 };
     }
     case 'stream': {
       if (event.event.type === 'retrying') {
@@ -237,13 +245,8 @@ function apply(state: RunState, event: RunEvent): RunState {
       // The demo model's usage is its own estimate; only a real API's counts are shown as counted.
       const counted = state.settings?.provider === 'anthropic' ? event.usage : undefined;
       const next = state.retrying === null ? state : { ...state, retrying: null };
-      if (!counted) return next;
-      return updateAgent(next, event.agent, (a) => ({
-        ...a,
-        usage: addUsage(a.usage, counted),
-        lastInputTokens: contextOf(counted),
-        meter: countedCall(a.meter, counted),
-      }));
+      const end = { t: eventTime(event), stopReason: event.stopReason };
+      return updateAgent(next, event.agent, (a) => ({ ...a, ledger: callEnded(a.ledger, end, counted) }));
     }
     case 'limit_reached':
       return updateAgent(state, event.agent, (a) => ({ ...a, limitReached: true }));
@@ -256,6 +259,12 @@ function apply(state: RunState, event: RunEvent): RunState {
       // screen: the charts and the timeline read them from the record.
       return state;
   }
+}
+
+/** An event's time on the record's clock (events reduced outside a record have none). */
+function eventTime(event: RunEvent): number {
+  const t = (event as { t?: unknown }).t;
+  return typeof t === 'number' ? t : 0;
 }
 
 /**
