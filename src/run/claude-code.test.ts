@@ -60,7 +60,9 @@ describe('a Claude Code session as a run record', () => {
 
   it('keeps the real usage of every call, one call per reply however many lines it took', () => {
     const { calls } = modelCalls(all.record);
-    expect(calls.filter((c) => c.agent === 'parent').map((c) => [c.sent, c.received, c.sent + c.received])).toEqual([
+    expect(
+      calls.filter((c) => c.agent === 'parent').map((c) => [c.sent, c.received, c.sent + c.received]),
+    ).toEqual([
       [9003, 300, 9303],
       [9503, 50, 9553],
       [9903, 80, 9983],

@@ -11,7 +11,10 @@ import type { RunSettings } from './record';
 import { jsonTokens, textTokens } from './tokens';
 
 /** The system prompt and the tools of an agent (`depth`: 0 for the parent), as strings sent. */
-export function overheadTexts(settings: RunSettings | null, depth: number): { system: string; tools: string } {
+export function overheadTexts(
+  settings: RunSettings | null,
+  depth: number,
+): { system: string; tools: string } {
   const mode = settings?.context ?? 'isolated';
   if (depth === 0) {
     const solo = mode === 'none';
@@ -36,7 +39,8 @@ export function overheadTokens(settings: RunSettings | null, depth: number): Sen
   const { system, tools } = overheadTexts(settings, depth);
   const key = `${system}\u0000${tools}`;
   let parts = overheads.get(key);
-  if (!parts) overheads.set(key, (parts = { system: textTokens(system), tools: jsonTokens(tools), messages: 0 }));
+  if (!parts)
+    overheads.set(key, (parts = { system: textTokens(system), tools: jsonTokens(tools), messages: 0 }));
   return parts;
 }
 

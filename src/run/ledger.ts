@@ -210,18 +210,18 @@ export function callEnded(
     counted: true,
   };
   return {
-      ...agent,
-      current: counted,
-      sent: agent.sent - entry.sent + sent,
-      received: agent.received - entry.received + counted.received,
-      input: {
-        uncached: agent.input.uncached + input.uncached,
-        cacheRead: agent.input.cacheRead + input.cacheRead,
-        cacheWrite: agent.input.cacheWrite + input.cacheWrite,
-      },
-      estimated: agent.estimated - (entry.counted ? 0 : 1),
-      partial: agent.partial || sent < agent.lastCounted,
-      lastCounted: sent,
+    ...agent,
+    current: counted,
+    sent: agent.sent - entry.sent + sent,
+    received: agent.received - entry.received + counted.received,
+    input: {
+      uncached: agent.input.uncached + input.uncached,
+      cacheRead: agent.input.cacheRead + input.cacheRead,
+      cacheWrite: agent.input.cacheWrite + input.cacheWrite,
+    },
+    estimated: agent.estimated - (entry.counted ? 0 : 1),
+    partial: agent.partial || sent < agent.lastCounted,
+    lastCounted: sent,
   };
 }
 

@@ -184,7 +184,7 @@ describe('the call shown at a step', () => {
 describe("an agent's figures at a step", () => {
   it('are its ledger at that step: the sums of the calls started by then, read without a scan', async () => {
     const { toolCallsRecord } = await import('../../scripts/records.mjs');
-    const record = toolCallsRecord(20_000) as RunRecord;
+    const record = toolCallsRecord(20_000) as unknown as RunRecord;
     const replay = new Replay(record.events);
     const { calls } = ledgerOf(replay.at(replay.steps));
     for (const step of [1, 4, 5, 777, 20_003, 80_000, replay.steps]) {

@@ -36,15 +36,19 @@ export function ledgerOf(view: RunView): RunLedger {
   if (ledger) return ledger;
   const agents = [view.parent, ...view.subagents];
   const calls = agents.flatMap((agent) => entriesOf(agent.ledger)).sort((a, b) => a.seq - b.seq);
-  const tasks = view.subagents.map(
-    (agent): TaskSpan => ({
-      agent: agent.id,
-      from: agent.from ?? 'parent',
-      startAfter: agent.startAfter,
-      endAfter: agent.endAfter,
-      state: agent.state === 'discarded' || agent.state === 'stopped' || agent.state === 'failed' || agent.state === 'missing' ? agent.state : 'running',
-    }),
-  );
+  const tasks = view.subagents.map((agent): TaskSpan => ({
+    agent: agent.id,
+    from: agent.from ?? 'parent',
+    startAfter: agent.startAfter,
+    endAfter: agent.endAfter,
+    state:
+      agent.state === 'discarded' ||
+      agent.state === 'stopped' ||
+      agent.state === 'failed' ||
+      agent.state === 'missing'
+        ? agent.state
+        : 'running',
+  }));
   ledgers.set(view, (ledger = { calls, tasks }));
   return ledger;
 }
@@ -149,7 +153,10 @@ export function viewTotals(view: RunView): RunTotals {
       cacheRead: sum((f) => f.input.cacheRead),
       cacheWrite: sum((f) => f.input.cacheWrite),
     },
-    counted: figures.some((f) => f.calls > 0) && figures.every((f) => f.calls === 0 || f.allCounted) && parent.counted,
+    counted:
+      figures.some((f) => f.calls > 0) &&
+      figures.every((f) => f.calls === 0 || f.allCounted) &&
+      parent.counted,
     agents: figures.filter((f) => f.calls > 0).length,
     subagents: view.subagents.length,
     subagentsPeak: sum((f) => f.atReturn ?? 0),

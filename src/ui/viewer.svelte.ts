@@ -2,7 +2,6 @@
  * What the screen shows of a run: the live view, or any step of the live record or of a record
  * opened from History, a file or the example (read-only); stepping, playback, import and export.
  */
-import type { AgentId } from '../core/messages';
 import { MAX_RECORD_BYTES, parseRecord } from '../run/check';
 import { isSessionFile, MAX_SESSION_BYTES, SessionError, type SessionProblem } from '../run/claude-code';
 import { ledgerOf, type RunLedger } from '../run/measures';
