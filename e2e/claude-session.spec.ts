@@ -39,7 +39,7 @@ async function expectSession(page: Page, watch: Watch): Promise<void> {
   );
   // Real usage, as the API counted it.
   await expect(page.getByRole('region', { name: 'Parent messages' })).toContainText(
-    'in 9 · out 430 · cache 18,500 read, 9,900 written (API)',
+    '3 calls sent 28,409 tokens in all and received 430 (API: 9 uncached · 18,500 cache read · 9,900 cache written)',
   );
   // One row per agent in the workers timeline, from the records' times.
   const timeline = page.getByRole('region', { name: 'Workers timeline' });
