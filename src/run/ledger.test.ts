@@ -10,7 +10,8 @@ import { modelCallView } from './model-call';
 import type { RunRecord } from './record';
 import { reduceAll } from './reduce-range';
 import { Replay } from './replay';
-import { jsonTokens, messageTokens, textTokens } from './tokens';
+import { messageTokens } from './size';
+import { jsonTokens, textTokens } from './tokens';
 import type { RunView } from './view';
 
 const trace: Trace = JSON.parse(

@@ -6,7 +6,7 @@ import { traceRecord } from './example';
 import { agentFigures, callsUpTo, ledgerOf, modelCalls } from './measures';
 import { newRecord, type RecordEvent, type RunRecord, type RunSettings } from './record';
 import { Replay } from './replay';
-import { messageTokens } from './tokens';
+import { messageTokens } from './size';
 import { coalesce, workersTimeline, type Segment } from './timeline';
 import { DEMO_SETTINGS } from '../../test/settings';
 

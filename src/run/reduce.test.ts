@@ -19,7 +19,7 @@ import {
 import { copied } from './list';
 import type { RecordEvent, RunEvent } from './record';
 import { arrayChars } from './figures';
-import { messageTokens } from './tokens';
+import { messageTokens } from './size';
 import { reduce, reduced } from './reduce';
 import { reduceAll, reduceRange } from './reduce-range';
 import { EMPTY_STATE, stateWithHistory, type RunState } from './state';

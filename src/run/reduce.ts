@@ -11,9 +11,8 @@ import { overheadTokens } from './context';
 import { callEnded, callStarted, newAgentLedger, replyAppended } from './ledger';
 import { copied, List } from './list';
 import type { ColumnState, RunEvent, RunStatus } from './record';
-import { messageChars } from './size';
 import { agentState, sizesOf, tokensOf, type AgentState, type RunState } from './state';
-import { messageTokens } from './tokens';
+import { messageChars, messageTokens } from './size';
 
 function isLive(state: ColumnState): boolean {
   return state === 'starting' || state === 'running' || state === 'idle';

@@ -14,8 +14,7 @@ import { overheadTokens } from './context';
 import { newAgentLedger, type AgentLedger } from './ledger';
 import { List } from './list';
 import type { ColumnState, RunSettings, RunStatus } from './record';
-import { messageChars } from './size';
-import { messageTokens } from './tokens';
+import { messageChars, messageTokens } from './size';
 
 /** One message array as reduced: the parent's, or one subagent's. */
 export interface AgentState {

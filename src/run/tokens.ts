@@ -11,8 +11,6 @@
  * words in Chinese and Japanese; `tokens.test.ts` holds the estimate to that tokenizer.
  * docs/protocol.md ("How a saving is counted") says so for learners.
  */
-import type { Message } from '../core/messages';
-
 /** Characters of Latin text and JSON in one token. */
 export const LATIN_CHARS_PER_TOKEN = 3;
 /** Tokens of one CJK character. */
@@ -34,19 +32,6 @@ export function textTokens(text: string): number {
   if (!text) return 0;
   const cjk = cjkChars(text);
   return Math.ceil((text.length - cjk) / LATIN_CHARS_PER_TOKEN + cjk * CJK_TOKENS_PER_CHAR);
-}
-
-// Messages are never mutated (a new one replaces an old one), so a message is estimated once.
-const estimated = new WeakMap<Message, number>();
-
-/** The estimated tokens of one message as it is sent: its JSON text. */
-export function messageTokens(message: Message): number {
-  let tokens = estimated.get(message);
-  if (tokens === undefined) {
-    tokens = textTokens(JSON.stringify(message));
-    estimated.set(message, tokens);
-  }
-  return tokens;
 }
 
 /** The estimated tokens of a value sent as JSON (the tools offered, a system prompt in blocks). */
