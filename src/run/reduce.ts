@@ -6,7 +6,7 @@
  * Node.
  */
 import type { AgentId, AssistantBlock, Usage } from '../core/messages';
-import type { StreamEvent } from '../core/model';
+import { cutShort, unusualStop, type StreamEvent } from '../core/model';
 import { copied, List } from './list';
 import type { ColumnState, RunEvent, RunStatus } from './record';
 import { contextOf, counted as countedCall, newMeter, overheadChars, replied } from './context';
@@ -121,7 +121,35 @@ export function streamInto(draft: AssistantBlock[] | null, event: StreamEvent): 
   return next;
 }
 
-function setStatus(state: RunState, status: RunStatus): RunState {
+/**
+ * A status as the screen says it: a run that finished on a reply the model did not end by itself
+ * says how that reply ended, and one that failed in the middle of a reply says whether the API
+ * broke it off with an error event and whether its text so far is kept (read off the parent).
+ */
+function explained(state: RunState, status: RunStatus): RunStatus {
+  const parent = state.parent;
+  if (status.kind === 'finished' && status.ending === undefined) {
+    const ending = unusualStop(parent.lastStop);
+    if (!ending) return status;
+    const last = parent.messages.at(parent.messages.length - 1);
+    const lastBlock = last?.role === 'assistant' ? last.content.at(-1) : undefined;
+    const cutTool = cutShort(ending) && lastBlock?.type === 'tool_use';
+    return { ...status, ending, ...(cutTool && { cutTool }) };
+  }
+  if (status.kind === 'failed' && status.streamError === undefined && status.kept === undefined) {
+    const kept = keptDraft(parent.draft) !== null;
+    if (!parent.streamError && !kept) return status;
+    return {
+      ...status,
+      ...(parent.streamError && { streamError: parent.streamError }),
+      ...(kept && { kept }),
+    };
+  }
+  return status;
+}
+
+function setStatus(state: RunState, given: RunStatus): RunState {
+  const status = explained(state, given);
   let next: RunState = { ...state, status };
   if (status.kind === 'running') {
     next = { ...next, parent: { ...next.parent, cutOff: null } };
@@ -199,6 +227,7 @@ function apply(state: RunState, event: RunEvent): RunState {
     case 'message':
       return updateAgent(state, event.agent, (a) => {
         const chars = (a.sizes.at(event.index - 1) ?? 0) + messageChars(event.message);
+        const ending = event.message.role === 'assistant' ? unusualStop(a.lastStop) : null;
         return {
           ...a,
           messages: a.messages.put(event.index, event.message),
@@ -206,6 +235,7 @@ function apply(state: RunState, event: RunEvent): RunState {
           meter: event.message.role === 'assistant' ? replied(a.meter, chars) : a.meter,
           draft: event.message.role === 'assistant' ? null : a.draft,
           cutOff: event.message.role === 'user' && event.index === 0 ? null : a.cutOff,
+          endings: ending ? { ...a.endings, [event.index]: ending } : a.endings,
         };
       });
     case 'model_start': {
@@ -219,6 +249,8 @@ function apply(state: RunState, event: RunEvent): RunState {
         calls: a.calls + 1,
         draft: [],
         cutOff: null,
+        lastStop: null,
+        streamError: null,
       }));
     }
     case 'stream': {
@@ -236,7 +268,11 @@ function apply(state: RunState, event: RunEvent): RunState {
     case 'model_end': {
       // The demo model's usage is its own estimate; only a real API's counts are shown as counted.
       const counted = state.settings?.provider === 'anthropic' ? event.usage : undefined;
-      const next = state.retrying === null ? state : { ...state, retrying: null };
+      const cleared = state.retrying === null ? state : { ...state, retrying: null };
+      const next =
+        agentOf(cleared, event.agent)?.lastStop === event.stopReason
+          ? cleared
+          : updateAgent(cleared, event.agent, (a) => ({ ...a, lastStop: event.stopReason }));
       if (!counted) return next;
       return updateAgent(next, event.agent, (a) => ({
         ...a,
@@ -249,8 +285,12 @@ function apply(state: RunState, event: RunEvent): RunState {
       return updateAgent(state, event.agent, (a) => ({ ...a, limitReached: true }));
     case 'log':
       return { ...state, log: state.log.push({ agent: event.agent, text: event.line }) };
-    case 'error':
-      return { ...state, log: state.log.push({ agent: event.agent, text: `Error: ${event.error}` }) };
+    case 'error': {
+      const next = { ...state, log: state.log.push({ agent: event.agent, text: `Error: ${event.error}` }) };
+      const streamError = event.streamError;
+      if (!streamError) return next;
+      return updateAgent(next, event.agent, (a) => ({ ...a, streamError }));
+    }
     default:
       // tool_start, tool_end, task_start and task_end change nothing on the arrays'
       // screen: the charts and the timeline read them from the record.

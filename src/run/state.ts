@@ -30,6 +30,15 @@ export interface AgentState {
   readonly draft: AssistantBlock[] | null;
   /** Text streamed before the call failed or was stopped: kept on screen, never sent back. */
   readonly cutOff: AssistantBlock[] | null;
+  /** The stop_reason of its latest reply (null before the first, or when the API sent none). */
+  readonly lastStop: string | null;
+  /**
+   * Its replies that the model did not end by itself, by message index: their stop_reason
+   * (refusal, max_tokens, ...). The screen marks them, and any tool_use in them as never run.
+   */
+  readonly endings: Readonly<Record<number, string>>;
+  /** The error type the API sent in the middle of its latest reply, if it broke off that way. */
+  readonly streamError: string | null;
   /** The final text that went back to the caller (subagents only). */
   readonly summary: string | null;
   readonly calls: number;
@@ -72,6 +81,8 @@ export function sizesOf(messages: readonly Message[]): List<number> {
   return List.of(sums);
 }
 
+const NO_ENDINGS: Readonly<Record<number, string>> = Object.freeze({});
+
 /** An agent as it starts: idle, with no messages, unless `init` says otherwise. */
 export function agentState(id: AgentId, init: Partial<AgentState> = {}): AgentState {
   return {
@@ -84,6 +95,9 @@ export function agentState(id: AgentId, init: Partial<AgentState> = {}): AgentSt
     sizes: List.of<number>(),
     draft: null,
     cutOff: null,
+    lastStop: null,
+    endings: NO_ENDINGS,
+    streamError: null,
     summary: null,
     calls: 0,
     usage: null,
