@@ -59,6 +59,8 @@ export type LoopEvent =
       durationMs: number;
       usage?: Usage;
       stopReason: string | null;
+      /** The model that answered, as the reply named it (absent when the reply named none). */
+      model?: string;
     }
   | { type: 'tool_start'; agent: AgentId; id: string; name: string; input: unknown }
   | { type: 'tool_end'; agent: AgentId; id: string; name: string; output: string; durationMs: number }
@@ -211,6 +213,7 @@ export async function agentLoop(options: LoopOptions): Promise<LoopResult> {
       durationMs: performance.now() - started,
       usage: response.usage,
       stopReason: response.stop_reason,
+      ...(typeof response.model === 'string' && response.model && { model: response.model }),
     });
     append({ role: 'assistant', content: response.content });
 
