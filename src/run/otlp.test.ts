@@ -57,6 +57,13 @@ function protoCheck(otlp: OtlpTraces): void {
   expect(back).toMatchObject(json);
 }
 
+/** What OpenInference's converter makes of a span's attributes (it answers null when it cannot). */
+function openInference(span: OtlpSpan): Record<string, unknown> {
+  const read = toOpenInference(plainAttributes(span) as Parameters<typeof toOpenInference>[0]);
+  if (!read) throw new Error(`the converter could not read ${span.name}`);
+  return read;
+}
+
 /** A span's attributes as an OpenTelemetry SDK holds them (plain values), for a converter. */
 function plainAttributes(span: OtlpSpan): Record<string, unknown> {
   const plain = (value: OtlpValue): unknown => {
@@ -358,7 +365,7 @@ describe('an export as the GenAI conventions and their readers want it', () => {
 
   it("is read by OpenInference's converter as agents, model calls and tools, with the tokens sent", () => {
     const spans = readBack(JSON.stringify(toOtlp(mixedRun())));
-    const read = spans.map((span) => ({ span, oi: toOpenInference(plainAttributes(span) as never) }));
+    const read = spans.map((span) => ({ span, oi: openInference(span) }));
     const kinds = read.map(({ span, oi }) => [span.name, oi['openinference.span.kind']]);
     expect(kinds).toEqual([
       ['invoke_agent parent', 'AGENT'],
@@ -381,9 +388,7 @@ describe('an export as the GenAI conventions and their readers want it', () => {
       ),
     );
     for (const span of session.filter((s) => op(s) === 'invoke_agent')) {
-      expect(toOpenInference(plainAttributes(span) as never)['openinference.span.kind'], span.name).toBe(
-        'AGENT',
-      );
+      expect(openInference(span)['openinference.span.kind'], span.name).toBe('AGENT');
     }
   });
 
