@@ -273,6 +273,8 @@ describe('AnthropicModel against the mock Messages API', () => {
     );
     expect(error).toBeInstanceOf(ModelCallError);
     expect((error as ModelCallError).status).toBeUndefined();
+    // No status, as a stream's error event has none, but nothing the API sent: no stream error.
+    expect((error as ModelCallError).streamError).toBeUndefined();
     expect(error.message).toBe(
       `Could not reach ${closed.url}: connection error after 1 retry. Check the base URL and that the endpoint allows browser requests (CORS).`,
     );
@@ -292,6 +294,7 @@ describe('AnthropicModel against the mock Messages API', () => {
     );
     const text = events.flatMap((e) => (e.type === 'text_delta' ? [e.text] : [])).join('');
     expect(text).toBe('Let me look at the project first. I will list the files, then re');
+    expect((error as ModelCallError).streamError).toBeUndefined();
     expect(posts()).toHaveLength(1);
   });
 
