@@ -8,7 +8,8 @@ import type { Message } from '../core/messages';
 import { ModelCallError, type ModelRequest, type StreamEvent } from '../core/model';
 import { CHILD_TOOLS, PARENT_TOOLS, parentSystem, subagentSystem, type ToolHandler } from '../core/tools';
 import { createRelay } from '../../relay/node';
-import { REFERENCE_LIMITS, type RunEvent, type RunStatus } from '../run/record';
+import { checkRecord } from '../run/check';
+import { newRecord, REFERENCE_LIMITS, type RunEvent, type RunRecord, type RunStatus } from '../run/record';
 import { reduceAll } from '../run/reduce-range';
 import { AnthropicModel, type AnthropicOptions } from './anthropic';
 import { loopOf, traceToolOutputs, traceWorkdir, type Trace } from './replay';
@@ -624,14 +625,19 @@ describe('replies that end badly, streamed through the SDK from the mock Message
       context: 'isolated' as const,
       limits: REFERENCE_LIMITS,
     };
-    const record: RunEvent[] = [
+    const record = newRecord('run-1', 1_767_000_000_000, 'p', settings);
+    const all: RunEvent[] = [
       { type: 'run', prompt: 'p', settings },
       { type: 'status', status: { kind: 'running' } },
       ...events,
       { type: 'status', status },
     ];
-    return { events, history, view: reduceAll(record.map((e, t) => ({ ...e, t }))) };
+    record.events = all.map((e, t) => ({ ...e, t }));
+    return { events, history, record, view: reduceAll(record.events) };
   }
+
+  /** The run's view once its record is exported and opened again (checked as an import is). */
+  const reopened = (record: RunRecord) => reduceAll(checkRecord(JSON.parse(JSON.stringify(record))).events);
 
   const streamedText = (events: LoopEvent[]) =>
     events
@@ -660,7 +666,7 @@ describe('replies that end badly, streamed through the SDK from the mock Message
   });
 
   it('max_tokens in the middle of a tool_use: the cut call is never run, and the status says so', async () => {
-    const { events, history, view } = await runOn('mock-max-tokens-tool');
+    const { events, history, record, view } = await runOn('mock-max-tokens-tool');
     // What streamed of the input is not JSON: the API stopped in the middle of a string.
     const json = events
       .flatMap((e) =>
@@ -689,6 +695,9 @@ describe('replies that end badly, streamed through the SDK from the mock Message
     expect(view.parent.endings).toEqual({ 1: 'max_tokens' });
     expect(view.parent.draft).toBeNull();
     expect(view.subagents).toEqual([]);
+    const again = reopened(record);
+    expect(again.status).toEqual(view.status);
+    expect(again.parent.endings).toEqual(view.parent.endings);
   });
 
   it('a full context window ends the loop; the status names it', async () => {
@@ -698,7 +707,7 @@ describe('replies that end badly, streamed through the SDK from the mock Message
   });
 
   it('an error event in the middle of the reply fails the run and keeps the text so far, cut off', async () => {
-    const { events, history, view } = await runOn('mock-overloaded-mid-stream');
+    const { events, history, record, view } = await runOn('mock-overloaded-mid-stream');
     expect(mock.requests().at(-1)?.response).toMatchObject({ streamError: 'overloaded_error' });
     const text = 'Let me look at the project first. I will list the files, then re';
     expect(streamedText(events)).toBe(text);
@@ -714,6 +723,9 @@ describe('replies that end badly, streamed through the SDK from the mock Message
     expect(view.status).toMatchObject({ kind: 'failed', streamError: 'overloaded_error', kept: true });
     expect(view.parent.cutOff).toEqual([{ type: 'text', text }]);
     expect(view.parent.messages).toHaveLength(1);
+    const again = reopened(record);
+    expect(again.status).toEqual(view.status);
+    expect(again.parent.cutOff).toEqual(view.parent.cutOff);
   });
 
   it('the model call fails with the error type the stream named', async () => {
