@@ -201,6 +201,17 @@ describe('the run as a record: reduce(view, event)', () => {
     ]);
     expect(next.status).toEqual({ kind: 'finished' });
     expect(next.parent.endings).toEqual({ 1: 'refusal' });
+    // A follow-up that rewrites the array from a dropped tail takes the old marks away with it.
+    const rewritten = reduceAll([
+      ...start,
+      ...turn(0, 'max_tokens', cut),
+      { type: 'status', status: { kind: 'finished' } },
+      ...start,
+      ...turn(0, 'end_turn', [{ type: 'text', text: 'Done' }]),
+      { type: 'status', status: { kind: 'finished' } },
+    ]);
+    expect(rewritten.parent.messages).toHaveLength(2);
+    expect(rewritten.parent.endings).toEqual({});
     // A status that already says how the run ended is kept as it is.
     const said = reduceAll([
       ...start,

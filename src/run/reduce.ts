@@ -64,6 +64,24 @@ function cutOff(agent: AgentState): AgentState {
   return { ...agent, draft: null, cutOff: keptDraft(agent.draft) ?? agent.cutOff };
 }
 
+/**
+ * An agent's marked replies once message `index` is put in its array: the array holds nothing
+ * after it any more (a follow-up prompt rewrites a dropped tail), and the message is marked if
+ * its reply ended badly. Marks are few: the object is copied only when one comes or goes.
+ */
+function endingsAt(
+  endings: Readonly<Record<number, string>>,
+  index: number,
+  ending: string | null,
+): Readonly<Record<number, string>> {
+  const kept = Object.keys(endings).filter((key) => Number(key) < index);
+  if (!ending && kept.length === Object.keys(endings).length) return endings;
+  const next: Record<number, string> = {};
+  for (const key of kept) next[Number(key)] = endings[Number(key)];
+  if (ending) next[index] = ending;
+  return next;
+}
+
 function addUsage(sum: Usage | null, usage: Usage): Usage {
   return {
     input_tokens: (sum?.input_tokens ?? 0) + usage.input_tokens,
@@ -235,7 +253,7 @@ function apply(state: RunState, event: RunEvent): RunState {
           meter: event.message.role === 'assistant' ? replied(a.meter, chars) : a.meter,
           draft: event.message.role === 'assistant' ? null : a.draft,
           cutOff: event.message.role === 'user' && event.index === 0 ? null : a.cutOff,
-          endings: ending ? { ...a.endings, [event.index]: ending } : a.endings,
+          endings: endingsAt(a.endings, event.index, ending),
         };
       });
     case 'model_start': {
