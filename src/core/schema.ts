@@ -85,6 +85,7 @@ export const LoopEventSchemas = [
     durationMs: finite,
     usage: v.optional(UsageSchema),
     stopReason: v.nullable(text),
+    model: v.optional(text),
   }),
   v.object({ type: v.literal('tool_start'), agent, id: text, name: text, input: v.unknown() }),
   v.object({ type: v.literal('tool_end'), agent, id: text, name: text, output: text, durationMs: finite }),
@@ -92,7 +93,7 @@ export const LoopEventSchemas = [
   v.object({ type: v.literal('task_end'), agent, id: text, summary: text }),
   v.object({ type: v.literal('limit_reached'), agent, calls: count }),
   v.object({ type: v.literal('log'), agent, line: text }),
-  v.object({ type: v.literal('error'), agent, error: text }),
+  v.object({ type: v.literal('error'), agent, error: text, streamError: v.optional(text) }),
 ] as const;
 
 export const AgentSchema = agent;

@@ -6,7 +6,7 @@
  * Node.
  */
 import type { AgentId, AssistantBlock } from '../core/messages';
-import type { StreamEvent } from '../core/model';
+import { cutShort, unusualStop, type StreamEvent } from '../core/model';
 import { overheadTokens } from './context';
 import { callEnded, callStarted, newAgentLedger, replyAppended } from './ledger';
 import { copied, List } from './list';
@@ -66,6 +66,24 @@ function cutOff(agent: AgentState): AgentState {
 }
 
 /**
+ * An agent's marked replies once message `index` is put in its array: the array holds nothing
+ * after it any more (a follow-up prompt rewrites a dropped tail), and the message is marked if
+ * its reply ended badly. Marks are few: the object is copied only when one comes or goes.
+ */
+function endingsAt(
+  endings: Readonly<Record<number, string>>,
+  index: number,
+  ending: string | null,
+): Readonly<Record<number, string>> {
+  const kept = Object.keys(endings).filter((key) => Number(key) < index);
+  if (!ending && kept.length === Object.keys(endings).length) return endings;
+  const next: Record<number, string> = {};
+  for (const key of kept) next[Number(key)] = endings[Number(key)];
+  if (ending) next[index] = ending;
+  return next;
+}
+
+/**
  * Applies one streamed event to a draft response. The draft is copied (one response's blocks);
  * the text a delta adds is joined to its block's, which JavaScript does without copying either.
  */
@@ -112,7 +130,35 @@ export function streamInto(draft: AssistantBlock[] | null, event: StreamEvent): 
   return next;
 }
 
-function setStatus(state: RunState, status: RunStatus): RunState {
+/**
+ * A status as the screen says it: a run that finished on a reply the model did not end by itself
+ * says how that reply ended, and one that failed in the middle of a reply says whether the API
+ * broke it off with an error event and whether its text so far is kept (read off the parent).
+ */
+function explained(state: RunState, status: RunStatus): RunStatus {
+  const parent = state.parent;
+  if (status.kind === 'finished' && status.ending === undefined) {
+    const ending = unusualStop(parent.lastStop);
+    if (!ending) return status;
+    const last = parent.messages.at(parent.messages.length - 1);
+    const lastBlock = last?.role === 'assistant' ? last.content.at(-1) : undefined;
+    const cutTool = cutShort(ending) && lastBlock?.type === 'tool_use';
+    return { ...status, ending, ...(cutTool && { cutTool }) };
+  }
+  if (status.kind === 'failed' && status.streamError === undefined && status.kept === undefined) {
+    const kept = keptDraft(parent.draft) !== null;
+    if (!parent.streamError && !kept) return status;
+    return {
+      ...status,
+      ...(parent.streamError && { streamError: parent.streamError }),
+      ...(kept && { kept }),
+    };
+  }
+  return status;
+}
+
+function setStatus(state: RunState, given: RunStatus): RunState {
+  const status = explained(state, given);
   let next: RunState = { ...state, status };
   if (status.kind === 'running') {
     next = { ...next, parent: { ...next.parent, cutOff: null } };
@@ -196,6 +242,7 @@ function apply(state: RunState, event: RunEvent): RunState {
         const size = messageTokens(event.message);
         const tokens = (a.tokens.at(event.index - 1) ?? 0) + size;
         const reply = event.message.role === 'assistant';
+        const ending = reply ? unusualStop(a.lastStop) : null;
         return {
           ...a,
           messages: a.messages.put(event.index, event.message),
@@ -204,6 +251,7 @@ function apply(state: RunState, event: RunEvent): RunState {
           ledger: reply ? replyAppended(a.ledger, tokens, size) : a.ledger,
           draft: reply ? null : a.draft,
           cutOff: event.message.role === 'user' && event.index === 0 ? null : a.cutOff,
+          endings: endingsAt(a.endings, event.index, ending),
         };
       });
     case 'model_start': {
@@ -225,6 +273,8 @@ function apply(state: RunState, event: RunEvent): RunState {
         ledger,
         draft: [],
         cutOff: null,
+        lastStop: null,
+        streamError: null,
       }));
       return { ...next, callCount: state.callCount + 1 };
     }
@@ -245,14 +295,22 @@ function apply(state: RunState, event: RunEvent): RunState {
       const counted = state.settings?.provider === 'anthropic' ? event.usage : undefined;
       const next = state.retrying === null ? state : { ...state, retrying: null };
       const end = { t: eventTime(event), stopReason: event.stopReason };
-      return updateAgent(next, event.agent, (a) => ({ ...a, ledger: callEnded(a.ledger, end, counted) }));
+      return updateAgent(next, event.agent, (a) => ({
+        ...a,
+        lastStop: event.stopReason,
+        ledger: callEnded(a.ledger, end, counted),
+      }));
     }
     case 'limit_reached':
       return updateAgent(state, event.agent, (a) => ({ ...a, limitReached: true }));
     case 'log':
       return { ...state, log: state.log.push({ agent: event.agent, text: event.line }) };
-    case 'error':
-      return { ...state, log: state.log.push({ agent: event.agent, text: `Error: ${event.error}` }) };
+    case 'error': {
+      const next = { ...state, log: state.log.push({ agent: event.agent, text: `Error: ${event.error}` }) };
+      const streamError = event.streamError;
+      if (!streamError) return next;
+      return updateAgent(next, event.agent, (a) => ({ ...a, streamError }));
+    }
     default:
       // tool_start, tool_end, task_start and task_end change nothing on the arrays'
       // screen: the charts and the timeline read them from the record.

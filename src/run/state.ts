@@ -36,6 +36,15 @@ export interface AgentState {
   /** For a subagent: how many calls of the run had started when it was spawned, and when it ended. */
   readonly startAfter: number;
   readonly endAfter: number | null;
+  /** The stop_reason of its latest reply (null before the first, or when the API sent none). */
+  readonly lastStop: string | null;
+  /**
+   * Its replies that the model did not end by itself, by message index: their stop_reason
+   * (refusal, max_tokens, ...). The screen marks them, and any tool_use in them as never run.
+   */
+  readonly endings: Readonly<Record<number, string>>;
+  /** The error type the API sent in the middle of its latest reply, if it broke off that way. */
+  readonly streamError: string | null;
   /** The final text that went back to the caller (subagents only). */
   readonly summary: string | null;
   readonly calls: number;
@@ -83,6 +92,7 @@ export function tokensOf(messages: readonly Message[]): List<number> {
   for (let i = 0; i < messages.length; i++) sums[i] = sum += messageTokens(messages[i]);
   return List.of(sums);
 }
+const NO_ENDINGS: Readonly<Record<number, string>> = Object.freeze({});
 
 /** An agent as it starts: idle, with no messages, unless `init` says otherwise. */
 export function agentState(id: AgentId, init: Partial<AgentState> = {}): AgentState {
@@ -99,6 +109,9 @@ export function agentState(id: AgentId, init: Partial<AgentState> = {}): AgentSt
     cutOff: null,
     startAfter: 0,
     endAfter: null,
+    lastStop: null,
+    endings: NO_ENDINGS,
+    streamError: null,
     summary: null,
     calls: 0,
     ledger: newAgentLedger(overheadTokens(null, 0)),
