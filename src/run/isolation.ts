@@ -33,6 +33,8 @@ export interface AgentCheck {
   agent: AgentId;
   /** The agent whose `task` started it: the conversation checked against. */
   from: AgentId;
+  /** The index of its spawn in the record. */
+  spawned: number;
   calls: CallCheck[];
   /** The most any of its calls carried: messages and characters. */
   carriedMessages: number;
@@ -51,80 +53,153 @@ function blocksOf(message: Message): string[] {
   return message.content.map((block) => JSON.stringify(block));
 }
 
-/** Checks every call of every subagent of a record (`upTo`: as the record was after its first events). */
+/** One agent's array, with its messages' and blocks' JSON kept to look up. */
+class Conversation {
+  readonly keys: string[] = [];
+  readonly blocks: string[][] = [];
+  #messageSet: Set<string> | null = null;
+  #blockSet: Set<string> | null = null;
+
+  constructor(messages: readonly Message[]) {
+    messages.forEach((message, index) => this.put(index, message));
+  }
+
+  put(index: number, message: Message): void {
+    if (index < this.keys.length) {
+      // Rewritten (a follow-up prompt dropped a stopped turn): the look-ups are made again.
+      this.keys.length = this.blocks.length = index;
+      this.#messageSet = this.#blockSet = null;
+    }
+    const key = JSON.stringify(message);
+    const blocks = blocksOf(message);
+    this.keys[index] = key;
+    this.blocks[index] = blocks;
+    this.#messageSet?.add(key);
+    if (this.#blockSet) for (const block of blocks) this.#blockSet.add(block);
+  }
+
+  get messageSet(): Set<string> {
+    return (this.#messageSet ??= new Set(this.keys));
+  }
+
+  get blockSet(): Set<string> {
+    return (this.#blockSet ??= new Set(this.blocks.flat()));
+  }
+}
+
+/** A record's check as far as it was read: read on from there when the record grows. */
+interface Progress {
+  read: number;
+  arrays: Map<AgentId, Conversation>;
+  from: Map<AgentId, AgentId>;
+  checks: Map<AgentId, AgentCheck & { events: number[] }>;
+  calls: number;
+  requests: number;
+}
+
+const progress = new WeakMap<RunRecord, Progress>();
+
+/**
+ * Checks every call of every subagent of a record, as the record was after its first `upTo`
+ * events. A record only grows: what was read is kept, and a live run's next look reads only the
+ * events added since.
+ */
 export function isolationCheck(record: RunRecord, upTo = record.events.length): IsolationCheck {
-  const arrays = new Map<AgentId, Message[]>([['parent', []]]);
-  const from = new Map<AgentId, AgentId>();
-  const checks = new Map<AgentId, AgentCheck>();
-  let requests = 0;
-  let calls = 0;
+  let p = progress.get(record);
+  if (!p || p.read > record.events.length) {
+    p = {
+      read: 0,
+      arrays: new Map([['parent', new Conversation([])]]),
+      from: new Map(),
+      checks: new Map(),
+      calls: 0,
+      requests: 0,
+    };
+    progress.set(record, p);
+  }
+  read(record, p);
+  const agents: AgentCheck[] = [];
+  for (const check of p.checks.values()) {
+    if (check.spawned >= upTo) continue;
+    let shown = 0;
+    while (shown < check.events.length && check.events[shown] < upTo) shown++;
+    const calls = check.calls.slice(0, shown);
+    agents.push({
+      agent: check.agent,
+      from: check.from,
+      spawned: check.spawned,
+      calls,
+      carriedMessages: Math.max(0, ...calls.map((c) => c.carried.length)),
+      carriedChars: Math.max(0, ...calls.map((c) => c.chars)),
+    });
+  }
+  return { checkable: p.calls === 0 || p.requests > 0, agents };
+}
+
+function read(record: RunRecord, p: Progress): void {
   const events = record.events;
-  const end = Math.min(upTo, events.length);
-  for (let i = 0; i < end; i++) {
-    const event = events[i];
+  for (; p.read < events.length; p.read++) {
+    const event = events[p.read];
     switch (event.type) {
       case 'spawn':
-        arrays.set(event.agent, event.messages.slice());
-        from.set(event.agent, event.from);
-        checks.set(event.agent, {
+        p.arrays.set(event.agent, new Conversation(event.messages));
+        p.from.set(event.agent, event.from);
+        p.checks.set(event.agent, {
           agent: event.agent,
           from: event.from,
+          spawned: p.read,
           calls: [],
           carriedMessages: 0,
           carriedChars: 0,
+          events: [],
         });
         break;
       case 'message': {
-        const array = arrays.get(event.agent);
-        if (!array) break;
-        array.length = Math.min(array.length, event.index);
-        array[event.index] = event.message;
+        const array = p.arrays.get(event.agent);
+        array?.put(event.index, event.message);
         break;
       }
       case 'model_start': {
-        const check = checks.get(event.agent);
+        const check = p.checks.get(event.agent);
         if (!check) break;
-        calls++;
+        p.calls++;
         if (!event.request) break;
-        requests++;
-        const sent = arrays.get(event.agent)!.slice(0, event.request.messages);
-        const caller = arrays.get(from.get(event.agent)!) ?? [];
-        check.calls.push({ n: check.calls.length + 1, sent: sent.length, ...carriedOf(sent, caller) });
-        const last = check.calls.at(-1)!;
-        check.carriedMessages = Math.max(check.carriedMessages, last.carried.length);
-        check.carriedChars = Math.max(check.carriedChars, last.chars);
+        p.requests++;
+        const sent = p.arrays.get(event.agent)!;
+        const count = Math.min(event.request.messages, sent.keys.length);
+        const caller = p.arrays.get(p.from.get(event.agent)!) ?? new Conversation([]);
+        check.calls.push({ n: check.calls.length + 1, sent: count, ...carriedOf(sent, count, caller) });
+        check.events.push(p.read);
         break;
       }
       default:
         break;
     }
   }
-  return { checkable: calls === 0 || requests > 0, agents: [...checks.values()] };
 }
 
-/** What of `sent` is the caller's, byte for byte: whole messages, or blocks within one. */
+/** What of the first `count` messages of `sent` is the caller's, byte for byte: whole, or by blocks. */
 function carriedOf(
-  sent: readonly Message[],
-  caller: readonly Message[],
+  sent: Conversation,
+  count: number,
+  caller: Conversation,
 ): { carried: number[]; chars: number } {
-  if (caller.length === 0) return { carried: [], chars: 0 };
-  const messages = new Set(caller.map((m) => JSON.stringify(m)));
-  const blocks = new Set(caller.flatMap(blocksOf));
   const carried: number[] = [];
   let chars = 0;
-  sent.forEach((message, index) => {
-    const whole = JSON.stringify(message);
-    if (messages.has(whole)) {
+  if (caller.keys.length === 0) return { carried, chars };
+  for (let index = 0; index < count; index++) {
+    const whole = sent.keys[index];
+    if (caller.messageSet.has(whole)) {
       carried.push(index);
       chars += whole.length;
-      return;
+      continue;
     }
     // A fork's last caller message has the task prompt joined to it: its blocks are the caller's.
-    const shared = blocksOf(message).filter((block) => blocks.has(block));
+    const shared = sent.blocks[index].filter((block) => caller.blockSet.has(block));
     if (shared.length) {
       carried.push(index);
       chars += shared.reduce((sum, block) => sum + block.length, 0);
     }
-  });
+  }
   return { carried, chars };
 }
