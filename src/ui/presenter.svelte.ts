@@ -49,11 +49,15 @@ export class Presenter {
     this.#stage = stage;
   }
 
+  /** The moment on screen, if the presentation is at one. */
+  moment = $derived.by((): Moment | null => (this.on ? (this.moments[this.at] ?? null) : null));
+
   /** The sentence for the moment on screen (null while the mode is off). */
   caption = $derived.by((): string | null => {
     if (!this.on) return null;
-    const moment = this.moments[this.at];
-    if (moment) return captionOf(moment);
+    const moment = this.moment;
+    const record = this.#stage.viewer.record;
+    if (moment && record) return captionOf(moment, record);
     if (this.following) return this.at < 0 ? t('presenter.start') : t('presenter.following');
     if (this.at < 0) return t('presenter.start');
     return this.moments.length ? t('presenter.end') : t('presenter.endNone');
@@ -65,6 +69,26 @@ export class Presenter {
    */
   gated(model: ModelConfig): ModelConfig {
     return model.provider === 'demo' && this.#gate ? { ...model, gate: this.#gate.cell } : model;
+  }
+
+  /**
+   * Where the presentation is paused, counted from 1 (`at` of `of` moments recorded so far);
+   * null unless it is stopped at a moment.
+   */
+  get paused(): { at: number; of: number } | null {
+    if (!this.on || this.following || !this.moment) return null;
+    return { at: this.at + 1, of: this.moments.length };
+  }
+
+  /** What the screen must bring into view and mark: the moment's agent and message. */
+  get focus(): { agent: string; message: number } | null {
+    const moment = this.moment;
+    return moment ? { agent: moment.agent, message: moment.message } : null;
+  }
+
+  /** Whether Back has a moment to return to. */
+  get canBack(): boolean {
+    return this.on && this.#events !== null && Math.min(this.at, this.moments.length) > 0;
   }
 
   /** Whether Continue has anything to go on to. */
@@ -118,9 +142,19 @@ export class Presenter {
       this.following = true;
       this.#stage.viewer.goLive();
     } else {
+      // Past the last moment of a run that is over: its last event, as it ended.
       this.at = this.moments.length;
       this.following = false;
+      this.#stage.viewer.goLatest();
     }
+    this.#steer();
+  }
+
+  /** Back to the moment before the one on screen (a live run stays held where it is). */
+  back(): void {
+    if (!this.canBack) return;
+    this.#scan();
+    this.#showMoment(Math.min(this.at, this.moments.length) - 1);
     this.#steer();
   }
 
