@@ -25,6 +25,8 @@ export interface Stage {
   readonly viewer: Viewer;
   /** A live run is under way. */
   readonly running: boolean;
+  /** The live run is held by the presentation (true) or goes on (false): its clock stops meanwhile. */
+  hold?(held: boolean): void;
 }
 
 export class Presenter {
@@ -126,6 +128,7 @@ export class Presenter {
     this.#events = null;
     this.moments = [];
     this.#held = null;
+    this.#stage.hold?.(false);
     this.#gate?.open();
   }
 
@@ -178,6 +181,8 @@ export class Presenter {
     this.#scan();
     if (event.type === 'model_start' && event.request) {
       this.#held = callMark(event.request.messages, event.agent !== 'parent');
+      // The call waits at the shut gate from its start: the run's clock stops until it goes.
+      if (!this.#gate.isOpen) this.#stage.hold?.(true);
     }
     this.#steer();
   }
@@ -202,6 +207,7 @@ export class Presenter {
     if (!gate) return;
     if (!this.on || !this.#live) {
       this.#held = null;
+      this.#stage.hold?.(false);
       return gate.open();
     }
     gate.close();
@@ -209,6 +215,7 @@ export class Presenter {
     // Not held any more either way: let go now, or passed before the gate was shut.
     gate.release(this.#held);
     this.#held = null;
+    this.#stage.hold?.(false);
   }
 
   /** Scans the record on screen; another record (a new run, one opened) starts over. */

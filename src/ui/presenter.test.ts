@@ -52,7 +52,12 @@ function liveStage() {
       this.step = record.events.length;
     },
   };
-  const stage = { viewer: viewer as unknown as Viewer, running: false };
+  const holds: boolean[] = [];
+  const stage = {
+    viewer: viewer as unknown as Viewer,
+    running: false,
+    hold: (held: boolean) => holds.push(held),
+  };
   const presenter = new Presenter(stage as Stage);
   /** The conversation appends an event, then tells the presenter (Conversation.#record). */
   const recordEvent = (event: RunEvent) => {
@@ -61,7 +66,7 @@ function liveStage() {
     record.events.push({ ...event, t: record.events.length } as RecordEvent);
     presenter.recorded(event);
   };
-  return { presenter, recordEvent, viewer, stage };
+  return { presenter, recordEvent, viewer, stage, holds };
 }
 
 /** Resolves after `ms`: several of a held call's looks at the gate go by. */
@@ -69,7 +74,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the presenter on a live demo run', () => {
   it("holds a subagent's first call from its start until Continue, though it began before the caller's task was recorded", async () => {
-    const { presenter, recordEvent, viewer } = liveStage();
+    const { presenter, recordEvent, viewer, holds } = liveStage();
     const model = presenter.gated({ provider: 'demo', speed: 'instant' });
     if (model.provider !== 'demo' || !model.gate) throw new Error('no gate in this runtime');
     const parent = new DemoModel({ speed: 'instant', gate: model.gate });
@@ -91,7 +96,10 @@ describe('the presenter on a live demo run', () => {
     expect(presenter.paused).toEqual({ at: 1, of: 1 });
     await pause(120);
     expect(parentAnswered).toBe(false);
+    // Held: the run's clock stops until the call goes on.
+    expect(holds.at(-1)).toBe(true);
     presenter.continue();
+    expect(holds.at(-1)).toBe(false);
     const reply = await parentCall;
     const task = reply.content.find((b) => b.type === 'tool_use')!;
     expect(task).toMatchObject({ name: 'task' });
