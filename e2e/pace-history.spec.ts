@@ -48,6 +48,17 @@ test("Demo speed sets the next run's pace as the URL's speed does, is kept, and 
   await runSample(page, PROMPTS.framework);
   const run = await recorded(page);
   expect(run.speed).toBe('instant');
+  // A finished run shows no spare worker (none can take a task now), and a call's inspector says the
+  // demo model answered, not the model id its request named.
+  await expect(page.getByRole('region', { name: 'Workers timeline' })).not.toContainText(/spare/i);
+  await page
+    .getByRole('region', { name: 'Parent messages' })
+    .getByRole('button', { name: 'Model call 1' })
+    .click();
+  const call = page.getByRole('dialog', { name: 'Model call' });
+  await expect(call).toContainText('model: the demo model (offline, scripted)');
+  await expect(call).not.toContainText(/model: claude/);
+  await page.keyboard.press('Escape');
   expect(run.order).toEqual([
     'status:running',
     'model_start',
