@@ -165,7 +165,7 @@ test('Compare with Fork: every mode is plotted, with a legend entry and table ro
   expect(parentCalls.fork).toBeGreaterThan(0);
 });
 
-test('the timeline: a time axis, labels that fit their bars, details on hover and focus, the sandbox and the spare told', async ({
+test('the timeline: a time axis, labels that fit their bars, details on hover and focus, the sandbox told', async ({
   page,
 }) => {
   // At the demo's own pace: at `speed=instant` the agents' whole run takes a few milliseconds of
@@ -215,10 +215,28 @@ test('the timeline: a time axis, labels that fit their bars, details on hover an
   await page.keyboard.press('Tab');
   await expect(detail).toContainText(/^Subagent 1: /);
 
-  // The spare: one short row, its name whole, what it waits for in its track.
+  // Every row's name whole; and no spare, now that the run is over (none can give it a task).
+  const rows = region.getByRole('listitem');
+  const cut = await rows
+    .locator('.name')
+    .evaluateAll((names) => names.filter((n) => n.scrollWidth > n.clientWidth + 1).map((n) => n.textContent));
+  expect(cut).toEqual([]);
+  await expect(region).not.toContainText(/spare/i);
+});
+
+test('the spare: one short row while the live run can give it a task, gone once the run is over', async ({
+  page,
+}) => {
+  test.slow(); // a whole run at a person's pace
+  // At a pace a class follows: the parent's last call, after its task returned, takes seconds.
+  await open(page, 'speed=slow');
+  await page.getByRole('button', { name: PROMPTS.framework, exact: true }).click();
+  const region = timeline(page);
   const rows = region.getByRole('listitem');
   const spare = rows.filter({ hasText: 'Subagent 2' });
-  await expect(spare).toContainText('spare');
+  // Started ahead as the task returned, while the parent still works: it could take a next task.
+  await expect(spare).toContainText('spare', { timeout: 30_000 });
+  await expect(status(page)).toHaveText(/^Running/);
   await expect(spare.getByText('started ahead, waiting for the next task')).toBeVisible();
   const spareBox = (await spare.boundingBox())!;
   const parentBox = (await rows.filter({ hasText: 'Parent' }).boundingBox())!;
@@ -227,4 +245,7 @@ test('the timeline: a time axis, labels that fit their bars, details on hover an
     .locator('.name')
     .evaluateAll((names) => names.filter((n) => n.scrollWidth > n.clientWidth + 1).map((n) => n.textContent));
   expect(cut).toEqual([]);
+  // Over: the run shows only the workers that worked.
+  await expect(status(page)).toHaveText(/^Finished/, { timeout: 30_000 });
+  await expect(rows.filter({ hasText: 'Subagent 2' })).toHaveCount(0);
 });

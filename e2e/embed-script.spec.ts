@@ -16,7 +16,10 @@ function scriptsAsked(page: Page): string[] {
   return asked;
 }
 
-/** How the step bar, its first button, its slider and the page are styled: what both pages share. */
+/**
+ * How the step bar, its first button, its slider and the page are styled: what both pages share (the
+ * embed's bar is the same bar, made compact for a slide: its sizes and spacing are its own).
+ */
 const looks = (page: Page) =>
   page.evaluate(() => {
     const bar = document.querySelector('[role="group"][aria-label="Step through the run"]')!;
@@ -27,9 +30,9 @@ const looks = (page: Page) =>
       return Object.fromEntries(names.map((name) => [name, style.getPropertyValue(name)]));
     };
     return {
-      bar: pick(bar, ['display', 'flex-wrap', 'align-items', 'column-gap', 'font-size', 'background-color']),
+      bar: pick(bar, ['display', 'align-items', 'background-color', 'border-bottom-color']),
       slider: pick(slider, ['flex-grow', 'accent-color']),
-      button: pick(button, ['height', 'width', 'border-radius']),
+      button: pick(button, ['border-radius', 'border-color', 'background-color']),
       body: pick(document.body, ['font-family', 'background-color', 'color']),
     };
   });
@@ -68,6 +71,10 @@ test("an embed loads its own script, not the playground's, and looks as the play
   // Styled as the playground: the step bar, the slider and the page, and its own layout
   // (the whole iframe, the link to the playground at its foot).
   expect(await looks(embed)).toEqual(appLooks);
+  // Compact for a slide: the step bar is one line.
+  const bar = embed.getByRole('group', { name: 'Step through the run' });
+  expect(await bar.evaluate((element) => getComputedStyle(element).flexWrap)).toBe('nowrap');
+  expect((await bar.boundingBox())!.height).toBeLessThanOrEqual(48);
   const run = embed.getByRole('main', { name: 'A run of the s04 subagent playground, read-only' });
   expect(await run.evaluate((main) => getComputedStyle(main).display)).toBe('flex');
   expect((await run.boundingBox())!.height).toBe(360);

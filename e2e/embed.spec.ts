@@ -9,6 +9,20 @@ import { expect, open, PROMPTS, runSample, subagentRegion, test, slideHost } fro
 /** The slide holding the embed, on another origin of this machine. */
 const slide = slideHost();
 
+/** Whether any of `items` has its top lines inside `frame` (a box on the host page). */
+async function oneInView(
+  items: import('@playwright/test').Locator,
+  frame: { x: number; y: number; width: number; height: number },
+): Promise<boolean> {
+  for (const box of await items.evaluateAll((elements) =>
+    elements.map((e) => e.getBoundingClientRect().toJSON() as DOMRect),
+  )) {
+    // Inside the iframe's own viewport (these boxes are in its coordinates).
+    if (box.height > 0 && box.top >= 0 && box.top + Math.min(box.height, 30) <= frame.height) return true;
+  }
+  return false;
+}
+
 /** The parent's messages on screen, as text. */
 const parentTexts = (page: Page) =>
   page.getByRole('region', { name: 'Parent messages' }).getByRole('listitem').allTextContents();
@@ -60,9 +74,32 @@ test('a shared run plays inside an iframe of another origin at 640x360, with not
     expect(inner.x + inner.width).toBeLessThanOrEqual(box.x + box.width + 0.5);
   }
 
+  // Made for a slide: the step bar is one line, and a message of the array shown is in view.
+  const bar = (await frame.getByRole('group', { name: 'Step through the run' }).boundingBox())!;
+  expect(bar.height).toBeLessThanOrEqual(48);
+  const parentItems = frame.getByRole('region', { name: 'Parent messages' }).getByRole('listitem');
+  await expect.poll(() => oneInView(parentItems, box)).toBe(true);
+
   // The step bar steps it.
   await frame.getByRole('button', { name: 'Next step' }).click();
   await expect(frame.getByRole('slider', { name: 'Step' })).toHaveValue(String(step + 1));
+
+  // Present: the caption and the message it tells about, both inside the frame.
+  await frame.getByRole('button', { name: 'Present' }).click();
+  const caption = frame.getByRole('region', { name: 'Caption' });
+  await expect(caption).toBeVisible();
+  await expect(caption.getByRole('button', { name: 'Back' })).toBeVisible();
+  for (let k = 0; k < 3; k++) {
+    const inner = (await caption.boundingBox())!;
+    expect(inner.y + inner.height).toBeLessThanOrEqual(box.y + box.height);
+    await expect
+      .poll(() => oneInView(frame.locator('[role="listitem"][aria-current="true"]'), box))
+      .toBe(true);
+    const said = await caption.getByRole('paragraph').textContent();
+    await caption.getByRole('button', { name: 'Continue' }).click();
+    await expect(caption.getByRole('paragraph')).not.toHaveText(said!);
+  }
+  await frame.getByRole('button', { name: 'Present' }).click();
 
   // Nothing was started for a recorded run: no worker, no service worker.
   const inside = host.frames().find((f) => f.url().includes('embed=1'))!;

@@ -1,6 +1,8 @@
 /**
- * The presenter's mode (issue 25, point 5): `Present` stops a run at the lesson's moments, region
- * `Caption` tells each in one sentence, `Continue` (Space, →) goes on; a live demo run waits.
+ * The presenter's mode: `Present` stops a run at the lesson's moments, region `Caption` tells each
+ * in one sentence (in tokens, per agent's call), `Continue` (Space, →) goes on and `Back` (←) goes
+ * back; a live demo run waits. Each stop brings its subject (the message marked `aria-current`, in
+ * its agent's region) into view.
  */
 import type { Page } from '@playwright/test';
 import {
@@ -55,13 +57,19 @@ test('a live demo run waits at each moment, and goes on with Continue, Space and
   await expect(caption(page)).toContainText('Presenting');
 
   await page.getByRole('button', { name: PROMPTS.framework, exact: true }).click();
+  await expect(caption(page)).toContainText(/^Parent call 1 sends [\d,]+ tokens/, { timeout: 15_000 });
+  // Paused: the status keeps the run's own word first, then the moment.
+  await expect(status(page)).toHaveText('Running · Presenting: paused at moment 1 of 1');
+  await page.keyboard.press('Space');
   await expect(caption(page)).toContainText('Parent calls the task tool', { timeout: 15_000 });
   await page.keyboard.press('Space');
   await expect(caption(page)).toContainText(
     'Subagent 1 starts in a fresh worker with a fresh array of one message',
   );
   await page.keyboard.press('ArrowRight');
-  await expect(caption(page)).toContainText('Subagent 1 makes model call 1, sending its own 1 message');
+  await expect(caption(page)).toContainText(
+    /^Subagent 1 call 1 sends [\d,]+ tokens: its system prompt, its tools and its own 1 message/,
+  );
 
   // Held: the subagent's first call waits at the gate, so it has run no tool however long we look.
   await frames(page, 30);
@@ -69,15 +77,22 @@ test('a live demo run waits at each moment, and goes on with Continue, Space and
   await expect(status(page)).toHaveText(/^Running/);
 
   const rest = await continueToEnd(page, 'ArrowRight');
-  expect(rest[0]).toMatch(/^Subagent 1 makes model call 1/);
-  expect(rest.some((c) => /^Subagent 1 makes model call 2, sending its own 3 messages/.test(c))).toBe(true);
-  expect(rest.some((c) => /^Subagent 1 answers with its final text \(\d+ characters\)/.test(c))).toBe(true);
-  expect(
-    rest.some((c) => /^Subagent 1's array of \d+ messages .* is discarded with its worker/.test(c)),
-  ).toBe(true);
-  expect(rest.some((c) => /^The result arrives in Parent as one tool_result of \d+ characters/.test(c))).toBe(
+  expect(rest[0]).toMatch(/^Subagent 1 call 1 sends/);
+  expect(rest.some((c) => /^Subagent 1 call 2 sends [\d,]+ tokens: .* its own 3 messages/.test(c))).toBe(
     true,
   );
+  expect(rest.some((c) => /^Subagent 1 answers with its final text \([\d,]+ tokens\)/.test(c))).toBe(true);
+  expect(
+    rest.some((c) =>
+      /^Subagent 1's context of [\d,]+ tokens \(\d+ messages\) is discarded with its worker/.test(c),
+    ),
+  ).toBe(true);
+  expect(
+    rest.some((c) => /^The result arrives in Parent's array as one tool_result of [\d,]+ tokens/.test(c)),
+  ).toBe(true);
+  expect(
+    rest.some((c) => /^Parent call 2 sends [\d,]+ tokens, not the [\d,]+ tokens Subagent 1 held/.test(c)),
+  ).toBe(true);
   await expect(status(page)).toHaveText('Finished', { timeout: 20_000 });
   await expect(caption(page).getByRole('button', { name: 'Continue' })).toBeDisabled();
 
@@ -95,12 +110,12 @@ test('a finished run is presented from its start: each moment shows its step; zh
   await runSample(page, PROMPTS.framework);
   const steps = Number(await stepSlider(page).getAttribute('max'));
   await present(page).click();
-  await expect(caption(page)).toContainText('Parent calls the task tool');
-  // The screen is at the task call's step, in the past of the finished run.
+  await expect(caption(page)).toContainText(/^Parent call 1 sends/);
+  // The screen is at the parent's first call, in the past of the finished run.
   const at = Number(await stepSlider(page).inputValue());
   expect(at).toBeGreaterThan(0);
   expect(at).toBeLessThan(steps);
-  await expect(status(page)).toHaveText(`Finished · step ${at} of ${steps}`);
+  await expect(status(page)).toHaveText(/^Finished · Presenting: paused at moment 1 of \d+$/);
   const captions = await continueToEnd(page);
   expect(captions.length).toBeGreaterThanOrEqual(7);
   // Large enough to read from the back of a room.
@@ -113,18 +128,21 @@ test('a finished run is presented from its start: each moment shows its step; zh
   await page.getByRole('combobox', { name: 'Language' }).selectOption('zh');
   const zh = page.getByRole('region', { name: '说明' });
   await expect(zh).toContainText('这是本次运行的最后一个关键时刻');
+  // Past the last moment the run is at its end; Back returns to the last moment.
+  await zh.getByRole('button', { name: '返回' }).click();
+  await expect(zh).toContainText('父代理的第 2 次调用发送');
   const presentZh = page.getByRole('button', { name: '演示', exact: true });
   await presentZh.click();
   await expect(presentZh).toHaveAttribute('aria-pressed', 'false');
   await expect(zh).toHaveCount(0);
-  // On again at a past step: it goes on from the step on screen (the result, here).
+  // On again at that past step: it goes on from the step on screen.
   await presentZh.click();
-  await expect(zh).toContainText('结果作为一个');
+  await expect(zh).toContainText('父代理的第 2 次调用发送');
   // From the end of the run, it starts over.
   await presentZh.click();
   await page.getByRole('button', { name: '最新', exact: true }).click();
   await presentZh.click();
-  await expect(zh).toContainText('父代理调用了 task 工具');
+  await expect(zh).toContainText('父代理的第 1 次调用发送');
   await expect(zh.getByRole('button', { name: /继续/ })).toBeEnabled();
 });
 
@@ -134,17 +152,96 @@ test('a live API run keeps going while presented; the presentation follows its r
   await openOnEndpoint(page, 'mock-s04');
   await present(page).click();
   await page.getByRole('button', { name: PROMPTS.framework, exact: true }).click();
-  await expect(caption(page)).toContainText('Parent calls the task tool', { timeout: 20_000 });
+  await expect(caption(page)).toContainText('Parent call 1 sends', { timeout: 20_000 });
   // A real model's run never waits for the presenter: it finishes while the caption stays put.
   await expect
     .poll(() => recorded(page, 'parent', 'task_end'), { timeout: 20_000, intervals: [100] })
     .toBe(1);
-  await expect(caption(page)).toContainText('Parent calls the task tool');
+  await expect(caption(page)).toContainText('Parent call 1 sends');
   const captions = await continueToEnd(page);
-  expect(captions.some((c) => /^Subagent 1 makes model call 1, sending its own 1 message/.test(c))).toBe(
-    true,
-  );
-  expect(captions.some((c) => /^The result arrives in Parent as one tool_result/.test(c))).toBe(true);
-  // The run is over; the screen is still at the last moment's step.
-  await expect(status(page)).toHaveText(/^Finished · step \d+ of \d+$/);
+  expect(captions.some((c) => /^Subagent 1 call 1 sends [\d,]+ tokens/.test(c))).toBe(true);
+  expect(captions.some((c) => /^The result arrives in Parent's array as one tool_result/.test(c))).toBe(true);
+  // The run is over, and so is its presentation: the screen is at its last event.
+  await expect(status(page)).toHaveText('Finished');
+});
+
+/** The presentation's subject: the message the caption is about, marked `aria-current`. */
+const subject = (page: Page) => page.locator('[role="listitem"][aria-current="true"]');
+
+/** Whether the top of `box` (its first lines at least) is inside a viewport of `size`. */
+function inView(
+  box: { x: number; y: number; width: number; height: number } | null,
+  size: { width: number; height: number },
+): boolean {
+  if (!box) return false;
+  const top = Math.min(box.height, 40);
+  return box.y >= 0 && box.y + top <= size.height && box.x >= 0 && box.x + box.width <= size.width + 0.5;
+}
+
+test("at 1366x768 every caption's subject is in view; the result stop shows it in the parent's array; Back and ← return one moment; the end is the run's last event", async ({
+  page,
+}) => {
+  test.slow(); // a run, then every moment of it
+  const size = { width: 1366, height: 768 };
+  await page.setViewportSize(size);
+  await open(page);
+  await runSample(page, PROMPTS.framework);
+  const steps = Number(await stepSlider(page).getAttribute('max'));
+  await present(page).click();
+  const text = caption(page).getByRole('paragraph');
+  const parent = page.getByRole('region', { name: 'Parent messages' });
+  const seen: string[] = [];
+  let count = 0;
+  for (let k = 1; k <= 40; k++) {
+    const said = (await text.textContent())!;
+    if (/^That was the last moment/.test(said)) break;
+    seen.push(said);
+    count = Number(/moment \d+ of (\d+)$/.exec((await status(page).textContent())!)![1]);
+    await expect(status(page)).toHaveText(`Finished · Presenting: paused at moment ${k} of ${count}`);
+    await expect(page.getByRole('group', { name: 'Step through the run' })).toContainText(
+      `Presenting: paused at moment ${k} of ${count}`,
+    );
+    // The subject is in the region of the agent the caption names, and in view with that region's head.
+    await expect(subject(page)).toHaveCount(1);
+    const agent = /^(Parent|Subagent \d+)/.exec(said.replace(/^The result arrives in /, ''))![1];
+    await expect(page.getByRole('region', { name: `${agent} messages` }).locator(subject(page))).toHaveCount(
+      1,
+    );
+    await expect.poll(async () => inView(await subject(page).boundingBox(), size)).toBe(true);
+    await expect
+      .poll(async () =>
+        inView(await page.getByRole('region', { name: `${agent} messages` }).boundingBox(), size),
+      )
+      .toBe(true);
+    await expect.poll(async () => inView(await caption(page).boundingBox(), size)).toBe(true);
+
+    if (/^The result arrives in Parent's array/.test(said)) {
+      // The parent's array has the tool_result: it is the subject, its last message.
+      const items = parent.getByRole('listitem');
+      await expect(items).toHaveCount(3);
+      await expect(items.last().locator('[data-block="tool_result"]')).toHaveCount(1);
+      await expect(items.last()).toHaveAttribute('aria-current', 'true');
+      // Back one moment (the button), then another (←), then on again to the result.
+      await caption(page).getByRole('button', { name: 'Back' }).click();
+      await expect(text).toHaveText(seen[k - 2]);
+      await expect(status(page)).toHaveText(`Finished · Presenting: paused at moment ${k - 1} of ${count}`);
+      await page.keyboard.press('ArrowLeft');
+      await expect(text).toHaveText(seen[k - 3]);
+      await expect(items).toHaveCount(2);
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
+      await expect(text).toHaveText(said);
+      await expect(items).toHaveCount(3);
+    }
+    await caption(page).getByRole('button', { name: 'Continue' }).click();
+    await expect(text).not.toHaveText(said);
+  }
+  expect(seen.length).toBe(count);
+  expect(seen.some((c) => /^The result arrives in Parent's array/.test(c))).toBe(true);
+  expect(seen.at(-1)).toMatch(/^Parent call 2 sends [\d,]+ tokens, not the [\d,]+ tokens Subagent 1 held/);
+  // Past the last moment: the run as it ended, at its last event.
+  await expect(text).toHaveText(/^That was the last moment/);
+  await expect(status(page)).toHaveText('Finished');
+  await expect(stepSlider(page)).toHaveValue(String(steps));
+  await expect(caption(page).getByRole('button', { name: 'Back' })).toBeEnabled();
 });

@@ -42,6 +42,8 @@ const SettingsSchema = v.object({
   sandbox: text,
   context: v.picklist(CONTEXT_MODES),
   limits: LimitsSchema,
+  comparison: v.optional(text),
+  speed: v.optional(v.picklist(['instant', 'normal', 'slow'])),
 });
 
 const StatusSchema = v.variant('kind', [

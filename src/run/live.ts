@@ -21,6 +21,9 @@ export class LiveRun {
   /** The page clock's time (performance.now()) of the record's `startedAt`. */
   readonly #origin: number;
   readonly #now: () => number;
+  /** Page times the run was held by the presenter (a demo call waiting for Continue): [from, to]. */
+  readonly #held: Array<[number, number]> = [];
+  #heldSince: number | null = null;
 
   constructor(
     id: string,
@@ -40,9 +43,24 @@ export class LiveRun {
     return this.#views.of(this.#state);
   }
 
-  /** Milliseconds since the record started, on the page's clock. */
+  /**
+   * Milliseconds since the record started, on the page's clock, less the time the run was held
+   * before `at`: a presented run's pauses are no time of its model or its tools.
+   */
   time(at = this.#now()): number {
-    return Math.max(0, Math.round((at - this.#origin) * 10) / 10);
+    let held = 0;
+    for (const [from, to] of this.#held) held += Math.max(0, Math.min(to, at) - from);
+    if (this.#heldSince !== null) held += Math.max(0, at - this.#heldSince);
+    return Math.max(0, Math.round((at - this.#origin - held) * 10) / 10);
+  }
+
+  /** The run is held (true) or goes on (false): the record's clock stops while it is held. */
+  hold(held: boolean, at = this.#now()): void {
+    if (held && this.#heldSince === null) this.#heldSince = at;
+    if (!held && this.#heldSince !== null) {
+      this.#held.push([this.#heldSince, at]);
+      this.#heldSince = null;
+    }
   }
 
   /** Appends one event (stamped now, or at a given page time). */

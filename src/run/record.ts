@@ -52,6 +52,10 @@ export interface RunSettings {
   sandbox: string;
   context: ContextMode;
   limits: LoopLimits;
+  /** The comparison (Compare) this run is one mode of: its runs share this id. */
+  comparison?: string;
+  /** A demo run's pace (`Demo speed`): how fast the scripted model streamed. */
+  speed?: 'instant' | 'normal' | 'slow';
 }
 
 /** `missing`: an opened session names this subagent, but its transcript was not among the files. */

@@ -11,7 +11,7 @@ import {
   type ContextMode,
   type LoopLimits,
 } from '../core/variants';
-import type { Speed } from '../models/config';
+import { SPEEDS, type DemoSpeed } from './demo-speed';
 import type { SampleName } from '../sandbox/samples';
 import { LANGUAGES, type Language } from './language';
 
@@ -24,7 +24,9 @@ export interface UrlSettings {
   model?: string;
   sandbox: SandboxChoice;
   sample: SampleName;
-  speed: Speed;
+  speed: DemoSpeed;
+  /** Whether the URL named a valid `speed` (it then overrides the stored `Demo speed`). */
+  speedGiven: boolean;
   /** `wcTimeout`: how long to wait for WebContainer to boot, in ms (tests shorten it). */
   webContainerTimeoutMs?: number;
   /** `context`: how the parent's work is split (docs/protocol.md, teaching variants). */
@@ -105,7 +107,8 @@ export function readUrlSettings(search: string): UrlSettings {
     model: params.get('model')?.trim() || undefined,
     sandbox: pick('sandbox', ['auto', 'local', 'webcontainer'] as const) ?? 'auto',
     sample: pick('sample', ['python', 'typescript'] as const) ?? 'python',
-    speed: pick('speed', ['instant', 'normal', 'slow'] as const) ?? 'normal',
+    speed: pick('speed', SPEEDS) ?? 'normal',
+    speedGiven: oneOf(params.get('speed'), SPEEDS) !== undefined,
     webContainerTimeoutMs: timeoutOk ? webContainerTimeoutMs : undefined,
     context: pick('context', CONTEXT_MODES) ?? 'isolated',
     limits,

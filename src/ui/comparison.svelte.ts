@@ -27,7 +27,7 @@ export interface Comparable {
   readonly viewer: { readonly record: RunRecord | null };
   readonly status: RunStatus;
   /** The next run's context mode. */
-  readonly settings: { context: ContextMode };
+  readonly settings: { context: ContextMode; comparison: string | null };
   /** A fresh conversation on a fresh copy of the sample project. */
   startOver(): Promise<void>;
   run(prompt: string): Promise<void>;
@@ -89,6 +89,8 @@ export class Comparison {
     this.#stopped = false;
     const target = this.#target;
     const before = target.settings.context;
+    // Its runs share an id in their settings: History lists them as one entry.
+    target.settings.comparison = `compare-${Date.now().toString(36)}`;
     try {
       for (const mode of modes) {
         if (this.#stopped) break;
@@ -106,6 +108,7 @@ export class Comparison {
       }
     } finally {
       target.settings.context = before;
+      target.settings.comparison = null;
       this.current = null;
     }
   }

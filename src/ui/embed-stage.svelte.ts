@@ -4,7 +4,9 @@
  * none of their code is in the embed's script (src/embed.ts, an entry of its own): the embed's
  * first paint on a slow network waits for fewer bytes than the whole playground's.
  */
+import { chooseLanguage } from '../settings/language';
 import { readUrlSettings, type UrlSettings } from '../settings/url-settings';
+import { storedLanguage, useLanguage } from './language.svelte';
 import type { RunStage } from './context';
 import { Presenter } from './presenter.svelte';
 import { KEEPS_NOTHING, Recorder } from './recorder.svelte';
@@ -26,6 +28,11 @@ export class EmbedStage implements RunStage {
 
   constructor(search: string) {
     this.url = readUrlSettings(search);
+    // In the language its page loaded the strings of (src/mount-screen.ts): the URL's, the one kept,
+    // else the browser's.
+    useLanguage(
+      chooseLanguage({ url: this.url.lang, stored: storedLanguage(), browser: navigator.languages ?? [] }),
+    );
     const list = this.url.ignored.join(', ');
     if (list) this.notice = { key: 'notice.ignoredUrl', params: { list } };
     // Kept nowhere: a page of another site is no place for the learner's History.

@@ -81,6 +81,11 @@ export class Playground {
     this.presenter = new Presenter(this);
   }
 
+  /** The presentation holds the live run (its clock stops), or lets it go on. */
+  hold(held: boolean): void {
+    this.conversation.liveRun?.hold(held);
+  }
+
   /** A run or a comparison is under way. */
   get busy(): boolean {
     return this.running || this.comparison.running;

@@ -1,9 +1,15 @@
 /**
  * The presenter's caption: one sentence, in the language on screen, of what happened at a moment
- * of the lesson (src/run/moments.ts) and why it matters. Every figure comes from the record.
+ * of the lesson (src/run/moments.ts) and why it matters. Every figure is a model call's, in tokens,
+ * read through `callFigures`: the one place the captions take a number from, numbered per agent as
+ * the columns and the inspector number calls ("Parent call 2", "Subagent 1 call 3").
  */
 import type { AgentId } from '../core/messages';
-import type { Moment } from '../run/moments';
+import { agentFigures, ledgerOf, type CallEntry } from '../run/measures';
+import { reduceAll } from '../run/reduce-range';
+import type { RunView } from '../run/view';
+import type { CallRef, Moment } from '../run/moments';
+import type { RunRecord } from '../run/record';
 import { subagentNumber } from './format';
 import { t } from './i18n';
 
@@ -14,39 +20,105 @@ export function agentName(id: AgentId | null): string {
   return n > 0 ? t('column.subagent', { n }) : (id ?? '?');
 }
 
+/** One model call's figures, in tokens. */
+export interface CallTokens {
+  /** What it sent: the system prompt, the tools and the messages. */
+  sent: number;
+  /** What it received: the reply. */
+  received: number;
+  /** The agent's context once it replied: what its next call would send (a child's, never sent). */
+  context: number;
+}
+
+/** The calls of the record last read, while it has not grown: a caption per moment reads them. */
+let read: {
+  events: RunRecord['events'];
+  length: number;
+  view: RunView;
+  calls: Map<string, CallEntry>;
+} | null = null;
+
 /**
- * The caption of a moment. A moment of a kind the presenter does not know (a newer record, a
- * newer build) gets a plain description of what happened, never an error.
+ * Agent `agent`'s model call `n` (its own number) in `record`: what it sent and what it received,
+ * in tokens. A call not (yet) in the record has 0 for each.
  */
-export function captionOf(moment: Moment): string {
+export function callFigures(record: RunRecord, agent: AgentId, n: number): CallTokens {
+  if (read?.events !== record.events || read.length !== record.events.length) {
+    const view = reduceAll(record.events);
+    const calls = new Map<string, CallEntry>();
+    for (const call of ledgerOf(view).calls) calls.set(`${call.agent} ${call.n}`, call);
+    read = { events: record.events, length: record.events.length, view, calls };
+  }
+  const call = read.calls.get(`${agent} ${n}`);
+  const sent = call?.sent ?? 0;
+  const received = call?.received ?? 0;
+  return { sent, received, context: sent + received };
+}
+
+/** A child's context when it returned (its peak, never sent), as its column and the header show it. */
+function contextAtReturn(record: RunRecord, ref: CallRef): number {
+  callFigures(record, ref.agent, ref.call);
+  const agent = read!.view.subagents.find((a) => a.id === ref.agent);
+  return (agent && agentFigures(agent).atReturn) ?? callFigures(record, ref.agent, ref.call).context;
+}
+
+/** The caption of a call: what it sends, against what its subagents read if any returned. */
+function callCaption(moment: Moment, record: RunRecord, agent: string, other: string): string {
+  const call = moment.call ?? 0;
+  const { sent } = callFigures(record, moment.agent, call);
+  const count = moment.count ?? 0;
+  const returned = moment.returned ?? [];
+  if (returned.length) {
+    const read = returned.reduce((sum, ref) => sum + contextAtReturn(record, ref), 0);
+    return returned.length === 1
+      ? t('presenter.callReturned', { agent, call, sent, child: agentName(returned[0].agent), read })
+      : t('presenter.callReturnedMany', { agent, call, sent, children: returned.length, read });
+  }
+  if (moment.other) return t('presenter.callChild', { agent, call, sent, count, other });
+  return t('presenter.call', { agent, call, sent, count });
+}
+
+/**
+ * The caption of a moment of `record`. A moment of a kind the presenter does not know (a newer
+ * record, a newer build) gets a plain description of what happened, never an error.
+ */
+export function captionOf(moment: Moment, record: RunRecord): string {
   const agent = agentName(moment.agent);
   const other = agentName(moment.other);
-  const figures = { agent, other, chars: moment.chars ?? 0, count: moment.count ?? 0 };
+  const count = moment.count ?? 0;
   switch (moment.kind) {
     case 'task':
       return t('presenter.task', { agent, description: moment.description ?? '' });
     case 'spawn':
       return moment.forked
-        ? t('presenter.spawnFork', figures)
+        ? t('presenter.spawnFork', { agent, other, count })
         : t('presenter.spawn', {
-            ...figures,
+            agent,
+            other,
             count: moment.otherCount ?? 0,
             otherCount: moment.otherCount ?? 0,
           });
     case 'call':
-      return t('presenter.call', { ...figures, call: moment.call ?? 0 });
-    case 'final':
-      return t('presenter.final', figures);
-    case 'discarded':
-      return t('presenter.discarded', figures);
-    case 'result':
-      return moment.otherCount === undefined
-        ? t('presenter.resultShort', figures)
-        : t('presenter.result', {
-            ...figures,
-            otherCount: moment.otherCount,
-            otherChars: moment.otherChars ?? 0,
-          });
+      return callCaption(moment, record, agent, other);
+    case 'final': {
+      const { received } = callFigures(record, moment.agent, moment.call ?? 0);
+      return t('presenter.final', { agent, other, tokens: received });
+    }
+    case 'discarded': {
+      const tokens = contextAtReturn(record, { agent: moment.agent, call: moment.call ?? 0 });
+      return t('presenter.discarded', { agent, other, count, tokens });
+    }
+    case 'result': {
+      if (!moment.other) return t('presenter.resultPlain', { agent });
+      const ref = { agent: moment.other, call: moment.call ?? 0 };
+      return t('presenter.result', {
+        agent,
+        other,
+        tokens: callFigures(record, ref.agent, ref.call).received,
+        count: moment.otherCount ?? 0,
+        read: contextAtReturn(record, ref),
+      });
+    }
     default:
       return t('presenter.other', { agent, what: String((moment as { kind: unknown }).kind) });
   }

@@ -25,6 +25,8 @@ export interface Stage {
   readonly viewer: Viewer;
   /** A live run is under way. */
   readonly running: boolean;
+  /** The live run is held by the presentation (true) or goes on (false): its clock stops meanwhile. */
+  hold?(held: boolean): void;
 }
 
 export class Presenter {
@@ -49,11 +51,15 @@ export class Presenter {
     this.#stage = stage;
   }
 
+  /** The moment on screen, if the presentation is at one. */
+  moment = $derived.by((): Moment | null => (this.on ? (this.moments[this.at] ?? null) : null));
+
   /** The sentence for the moment on screen (null while the mode is off). */
   caption = $derived.by((): string | null => {
     if (!this.on) return null;
-    const moment = this.moments[this.at];
-    if (moment) return captionOf(moment);
+    const moment = this.moment;
+    const record = this.#stage.viewer.record;
+    if (moment && record) return captionOf(moment, record);
     if (this.following) return this.at < 0 ? t('presenter.start') : t('presenter.following');
     if (this.at < 0) return t('presenter.start');
     return this.moments.length ? t('presenter.end') : t('presenter.endNone');
@@ -65,6 +71,26 @@ export class Presenter {
    */
   gated(model: ModelConfig): ModelConfig {
     return model.provider === 'demo' && this.#gate ? { ...model, gate: this.#gate.cell } : model;
+  }
+
+  /**
+   * Where the presentation is paused, counted from 1 (`at` of `of` moments recorded so far);
+   * null unless it is stopped at a moment.
+   */
+  get paused(): { at: number; of: number } | null {
+    if (!this.on || this.following || !this.moment) return null;
+    return { at: this.at + 1, of: this.moments.length };
+  }
+
+  /** What the screen must bring into view and mark: the moment's agent and message. */
+  get focus(): { agent: string; message: number } | null {
+    const moment = this.moment;
+    return moment ? { agent: moment.agent, message: moment.message } : null;
+  }
+
+  /** Whether Back has a moment to return to. */
+  get canBack(): boolean {
+    return this.on && this.#events !== null && Math.min(this.at, this.moments.length) > 0;
   }
 
   /** Whether Continue has anything to go on to. */
@@ -102,6 +128,7 @@ export class Presenter {
     this.#events = null;
     this.moments = [];
     this.#held = null;
+    this.#stage.hold?.(false);
     this.#gate?.open();
   }
 
@@ -118,9 +145,19 @@ export class Presenter {
       this.following = true;
       this.#stage.viewer.goLive();
     } else {
+      // Past the last moment of a run that is over: its last event, as it ended.
       this.at = this.moments.length;
       this.following = false;
+      this.#stage.viewer.goLatest();
     }
+    this.#steer();
+  }
+
+  /** Back to the moment before the one on screen (a live run stays held where it is). */
+  back(): void {
+    if (!this.canBack) return;
+    this.#scan();
+    this.#showMoment(Math.min(this.at, this.moments.length) - 1);
     this.#steer();
   }
 
@@ -144,6 +181,8 @@ export class Presenter {
     this.#scan();
     if (event.type === 'model_start' && event.request) {
       this.#held = callMark(event.request.messages, event.agent !== 'parent');
+      // The call waits at the shut gate from its start: the run's clock stops until it goes.
+      if (!this.#gate.isOpen) this.#stage.hold?.(true);
     }
     this.#steer();
   }
@@ -168,6 +207,7 @@ export class Presenter {
     if (!gate) return;
     if (!this.on || !this.#live) {
       this.#held = null;
+      this.#stage.hold?.(false);
       return gate.open();
     }
     gate.close();
@@ -175,6 +215,7 @@ export class Presenter {
     // Not held any more either way: let go now, or passed before the gate was shut.
     gate.release(this.#held);
     this.#held = null;
+    this.#stage.hold?.(false);
   }
 
   /** Scans the record on screen; another record (a new run, one opened) starts over. */

@@ -48,8 +48,16 @@ function liveStage() {
     goLive() {
       this.step = null;
     },
+    goLatest() {
+      this.step = record.events.length;
+    },
   };
-  const stage = { viewer: viewer as unknown as Viewer, running: false };
+  const holds: boolean[] = [];
+  const stage = {
+    viewer: viewer as unknown as Viewer,
+    running: false,
+    hold: (held: boolean) => holds.push(held),
+  };
   const presenter = new Presenter(stage as Stage);
   /** The conversation appends an event, then tells the presenter (Conversation.#record). */
   const recordEvent = (event: RunEvent) => {
@@ -58,7 +66,7 @@ function liveStage() {
     record.events.push({ ...event, t: record.events.length } as RecordEvent);
     presenter.recorded(event);
   };
-  return { presenter, recordEvent, viewer };
+  return { presenter, recordEvent, viewer, stage, holds };
 }
 
 /** Resolves after `ms`: several of a held call's looks at the gate go by. */
@@ -66,7 +74,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the presenter on a live demo run', () => {
   it("holds a subagent's first call from its start until Continue, though it began before the caller's task was recorded", async () => {
-    const { presenter, recordEvent, viewer } = liveStage();
+    const { presenter, recordEvent, viewer, holds } = liveStage();
     const model = presenter.gated({ provider: 'demo', speed: 'instant' });
     if (model.provider !== 'demo' || !model.gate) throw new Error('no gate in this runtime');
     const parent = new DemoModel({ speed: 'instant', gate: model.gate });
@@ -74,11 +82,24 @@ describe('the presenter on a live demo run', () => {
     presenter.start();
 
     recordEvent({ type: 'status', status: { kind: 'running' } });
-    // The parent's first call: the page sees it start, finds no moment there, and lets it answer.
+    // The parent's first call is a moment: it waits while its caption is on screen.
     const prompt: Message = { role: 'user', content: PROMPT };
-    const parentCall = parent.createMessage(request(false, [prompt]));
+    let parentAnswered = false;
+    const parentCall = parent.createMessage(request(false, [prompt])).then((r) => {
+      parentAnswered = true;
+      return r;
+    });
     recordEvent({ type: 'message', agent: 'parent', index: 0, message: prompt });
     recordEvent({ type: 'model_start', agent: 'parent', call: 1, request: { messages: 1 } });
+    presenter.update();
+    expect(presenter.moment).toMatchObject({ kind: 'call', agent: 'parent', call: 1 });
+    expect(presenter.paused).toEqual({ at: 1, of: 1 });
+    await pause(120);
+    expect(parentAnswered).toBe(false);
+    // Held: the run's clock stops until the call goes on.
+    expect(holds.at(-1)).toBe(true);
+    presenter.continue();
+    expect(holds.at(-1)).toBe(false);
     const reply = await parentCall;
     const task = reply.content.find((b) => b.type === 'tool_use')!;
     expect(task).toMatchObject({ name: 'task' });
@@ -107,7 +128,7 @@ describe('the presenter on a live demo run', () => {
     recordEvent({ ...spawn, messages: [taskPrompt] } as RunEvent);
     recordEvent({ type: 'model_start', agent: 'subagent-1', call: 1, request: { messages: 1 } });
     presenter.update();
-    expect(presenter.moments.map((m) => m.kind)).toEqual(['task', 'spawn', 'call']);
+    expect(presenter.moments.map((m) => m.kind)).toEqual(['call', 'task', 'spawn', 'call']);
     expect(presenter.moments[presenter.at].kind).toBe('task');
 
     // The presentation goes through the moments recorded; at the subagent's call, it still waits.
@@ -116,6 +137,16 @@ describe('the presenter on a live demo run', () => {
     expect(presenter.moments[presenter.at].kind).toBe('call');
     expect(viewer.step).toBe(presenter.moments[presenter.at].index + 1);
     await pause(120);
+    expect(answered).toBe(false);
+
+    // Back one moment and on again: the call stays held all the while.
+    presenter.back();
+    expect(presenter.moments[presenter.at].kind).toBe('spawn');
+    expect(viewer.step).toBe(presenter.moments[presenter.at].index + 1);
+    expect(presenter.paused).toEqual({ at: 3, of: 4 });
+    presenter.continue();
+    expect(presenter.moments[presenter.at].kind).toBe('call');
+    await pause(60);
     expect(answered).toBe(false);
 
     // Continue: the call told on screen answers.
@@ -141,5 +172,39 @@ describe('the presenter on a live demo run', () => {
     expect(second).toBe(false);
     presenter.stop();
     await secondCall;
+  });
+});
+
+describe('the presenter on a finished run', () => {
+  it('goes back one moment at a time, and past the last moment shows the run as it ended', () => {
+    const { presenter, recordEvent, viewer, stage } = liveStage();
+    const prompt: Message = { role: 'user', content: PROMPT };
+    const reply: Message = { role: 'assistant', content: [{ type: 'text', text: 'pytest' }] };
+    recordEvent({ type: 'message', agent: 'parent', index: 0, message: prompt });
+    recordEvent({ type: 'model_start', agent: 'parent', call: 1 });
+    recordEvent({ type: 'message', agent: 'parent', index: 1, message: reply });
+    recordEvent({ type: 'model_start', agent: 'parent', call: 2 });
+    recordEvent({ type: 'status', status: { kind: 'finished' } });
+    stage.running = false;
+    viewer.step = null;
+
+    presenter.start();
+    expect(presenter.moment).toMatchObject({ call: 1 });
+    expect(presenter.canBack).toBe(false);
+    presenter.continue();
+    expect(presenter.moment).toMatchObject({ call: 2 });
+    expect(presenter.paused).toEqual({ at: 2, of: 2 });
+    presenter.back();
+    expect(presenter.moment).toMatchObject({ call: 1 });
+    expect(viewer.step).toBe(2);
+    presenter.continue();
+    presenter.continue();
+    // Past the last moment: the last step, where the run's status is its end.
+    expect(presenter.moment).toBeNull();
+    expect(presenter.paused).toBeNull();
+    expect(viewer.step).toBe(5);
+    expect(presenter.canContinue).toBe(false);
+    presenter.back();
+    expect(presenter.moment).toMatchObject({ call: 2 });
   });
 });

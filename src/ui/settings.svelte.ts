@@ -29,6 +29,7 @@ import {
   settingsProblem,
   type ModelSettings,
 } from '../settings/model-settings';
+import { loadDemoSpeed, saveDemoSpeed, type DemoSpeed } from '../settings/demo-speed';
 import { chooseLanguage } from '../settings/language';
 import { DEFAULT_MODEL, type UrlSettings } from '../settings/url-settings';
 import { t } from './i18n';
@@ -54,6 +55,10 @@ export class Settings {
    * teaching variant; the model sees the same either way, further tasks wait their turn.
    */
   subagentsAtOnce = $state<number>(SUBAGENTS_AT_ONCE.default);
+  /** The comparison the next runs are part of (set by Compare while it runs its modes). */
+  comparison: string | null = null;
+  /** How fast the demo model streams in the next live run (`Demo speed`, URL `speed`). */
+  demoSpeed = $state<DemoSpeed>('normal');
 
   readonly #url: UrlSettings;
   readonly #relayProbe: Promise<boolean>;
@@ -78,6 +83,20 @@ export class Settings {
     this.context = url.context;
     this.limits = { ...REFERENCE_LIMITS, ...url.limits };
     this.subagentsAtOnce = url.subagentsAtOnce ?? SUBAGENTS_AT_ONCE.default;
+    this.demoSpeed = loadDemoSpeed(storage(), url);
+  }
+
+  /**
+   * The demo's pace from the next live run on, kept for the next visits; a `speed` in the address
+   * follows it, so that a reload or a copied link keeps the pace chosen.
+   */
+  setDemoSpeed(speed: DemoSpeed): void {
+    this.demoSpeed = speed;
+    saveDemoSpeed(storage(), speed);
+    if (typeof location === 'undefined' || typeof history === 'undefined') return;
+    const query = location.search.replace(/([?&]speed=)[^&#]*/, `$1${speed}`);
+    if (query !== location.search)
+      history.replaceState(history.state, '', `${location.pathname}${query}${location.hash}`);
   }
 
   get modelLabel(): string {
@@ -139,7 +158,7 @@ export class Settings {
         }),
       };
     }
-    const config = modelConfig({ ...values, thinking: false }, this.#url.speed, this.#relayURL());
+    const config = modelConfig({ ...values, thinking: false }, this.demoSpeed, this.#relayURL());
     if (config.provider !== 'anthropic') return { ok: false, text: t('settings.testDemo') };
     try {
       // Loaded on demand: the page needs the SDK only for this check.
@@ -225,9 +244,11 @@ export class Settings {
         sandbox: sandbox.label || this.#url.sandbox,
         context,
         limits,
+        ...(this.comparison ? { comparison: this.comparison } : {}),
+        ...(provider === 'demo' ? { speed: this.demoSpeed } : {}),
       },
       agent: {
-        model: modelConfig(this.modelSettings, this.#url.speed, this.#relayURL()),
+        model: modelConfig(this.modelSettings, this.demoSpeed, this.#relayURL()),
         modelName: provider === 'demo' ? DEFAULT_MODEL : model,
         workdir: sandbox.workdir,
         bashTimeoutMs: LIMITS.bashTimeoutMs,

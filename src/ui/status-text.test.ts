@@ -78,4 +78,22 @@ describe('the status line', () => {
       /^失敗：API が応答の途中でエラーイベント（overloaded_error）を送り/,
     );
   });
+
+  it("presenting, begins with the run's own word and says which moment it is paused at", () => {
+    const presenting = { at: 3, of: 9 };
+    const at = { step: 20, steps: 51 };
+    // A live run waiting for Continue is not "Running…" (at work): it runs, paused.
+    expect(statusText({ kind: 'running' }, { presenting, at, working: 'subagent-1' })).toBe(
+      'Running · Presenting: paused at moment 3 of 9',
+    );
+    expect(statusText({ kind: 'finished' }, { presenting, at })).toBe(
+      'Finished · Presenting: paused at moment 3 of 9',
+    );
+    locale.current = 'zh';
+    expect(statusText({ kind: 'running' }, { presenting })).toBe(
+      '运行中 · 演示中：停在第 3 个关键时刻，共 9 个',
+    );
+    locale.current = 'ja';
+    expect(statusText({ kind: 'finished' }, { presenting })).toBe('完了 · プレゼン中：要所 3 / 9 で一時停止');
+  });
 });

@@ -9,8 +9,20 @@ import { t } from './i18n';
  */
 export function statusText(
   status: RunStatus,
-  live: { working?: string; retrying?: string; at?: { step: number; steps: number } } = {},
+  live: {
+    working?: string;
+    retrying?: string;
+    at?: { step: number; steps: number };
+    /** The presenter's mode is paused at moment `at` of `of`. */
+    presenting?: { at: number; of: number };
+  } = {},
 ): string {
+  // Presenting: the run's own state leads, then the moment the presentation is paused at.
+  // A paused run is not "Running…": it waits for the presenter.
+  if (live.presenting) {
+    const base = status.kind === 'running' ? t('presenter.running') : statusText(status);
+    return t('presenter.pausedStatus', { status: base, ...live.presenting });
+  }
   // At a past step the run's own state leads (the contract's first word), then where we are.
   if (live.at) return t('presenter.atStep', { status: statusText(status), ...live.at });
   switch (status.kind) {
