@@ -2,7 +2,7 @@
  * The sandbox the agents share, for the whole life of the page: boot, adoption, WebContainer's
  * offer and switch, and the files as the screen lists them.
  *
- * sandbox=auto: the offline sandbox (started before the app, src/boot.ts) is ready at once, and
+ * sandbox=auto: the offline sandbox (maybe started ahead, before the app: ./ahead.ts) is ready soon, and
  * WebContainer boots alongside; the learner never waits for it. Ready before the first run, the
  * sample project moves there; ready later, the switch is offered; failed, the header says why.
  * sandbox=local never tries WebContainer; sandbox=webcontainer uses only WebContainer, and its
@@ -54,6 +54,8 @@ export class SandboxSession {
   readonly #onChanges: (changes: FileChange[]) => void;
   /** Called each time a sandbox is adopted (its files are the sample project again). */
   readonly #onAdopted: () => void;
+  /** The offline sandbox the page started ahead of time for this sample, if it did (./ahead.ts). */
+  readonly #early: (sample: UrlSettings['sample']) => LocalSandboxHost | undefined;
   #host: SandboxHost | undefined;
   /** A WebContainer that booted after the first run began, until the learner switches to it. */
   #offered: SandboxHost | undefined;
@@ -76,7 +78,12 @@ export class SandboxSession {
 
   constructor(
     url: UrlSettings,
-    events: { onChanges: (changes: FileChange[]) => void; onAdopted: () => void; busy?: () => boolean },
+    events: {
+      onChanges: (changes: FileChange[]) => void;
+      onAdopted: () => void;
+      busy?: () => boolean;
+      early?: (sample: UrlSettings['sample']) => LocalSandboxHost | undefined;
+    },
   ) {
     this.#url = url;
     this.#runs = {
@@ -85,6 +92,7 @@ export class SandboxSession {
     };
     this.#onChanges = events.onChanges;
     this.#onAdopted = events.onAdopted;
+    this.#early = events.early ?? (() => undefined);
   }
 
   /** Boots once; later calls get the same promise. Rejects with a sentence. */
@@ -119,7 +127,7 @@ export class SandboxSession {
       }
       return;
     }
-    const host = LocalSandboxHost.take(sample);
+    const host = this.#early(sample) ?? new LocalSandboxHost(sample);
     try {
       await this.#adopt(host);
     } catch (error) {

@@ -7,10 +7,6 @@
  */
 import * as Comlink from 'comlink';
 import { parentApi } from './parent';
-import { rehearsesAs, rehearseWhileIdle } from './rehearsal';
 import { subagentApi } from './subagent';
 
 Comlink.expose(self.name === 'parent' ? parentApi : subagentApi);
-// While it waits for its first task, a worker started with the first screen runs its code once on
-// a throwaway input (./rehearsal.ts).
-if (rehearsesAs(self.name)) rehearseWhileIdle();

@@ -6,18 +6,8 @@
  */
 import { runSubagent } from '../../core/loop';
 import { createModel } from '../../models';
-import {
-  checkHandedTask,
-  checkSubagentRun,
-  type HandedSummary,
-  type SubagentWorkerApi,
-  type TaskHost,
-} from './protocol';
-import { endRehearsal } from './rehearsal';
-import { eventForwarder, nextMessage, taskRunner, toolHandlers } from './runtime';
-
-/** Ends the wait of the offer `runHanded` is waiting on, if there is one. */
-let withdrawOffer: (() => void) | undefined;
+import { checkSubagentRun, type SubagentWorkerApi, type TaskHost } from './protocol';
+import { eventForwarder, taskRunner, toolHandlers } from './runtime';
 
 /** What the page calls in a worker named `subagent-N`. */
 export const subagentApi: SubagentWorkerApi = {
@@ -25,7 +15,6 @@ export const subagentApi: SubagentWorkerApi = {
   ready: () => ({ name: self.name, readyAtEpoch: performance.timeOrigin + performance.now() }),
 
   async run(request, sandbox, host: TaskHost) {
-    endRehearsal();
     const events = eventForwarder(host);
     try {
       const { agent, prompt, depth, forkFrom, settings } = checkSubagentRun(request);
@@ -46,30 +35,5 @@ export const subagentApi: SubagentWorkerApi = {
     } finally {
       events.end();
     }
-  },
-
-  async runHanded(request, sandbox, host, hand) {
-    endRehearsal();
-    const withdrawn = new Promise<null>((resolve) => (withdrawOffer = () => resolve(null)));
-    const task = await Promise.race([nextMessage(hand, checkHandedTask), withdrawn]).finally(() => {
-      withdrawOffer = undefined;
-      hand.onmessage = null;
-    });
-    if (!task) {
-      hand.close();
-      sandbox.close();
-      // No events, but an end to them: the page takes the answer once their last batch is in.
-      eventForwarder(host).end();
-      return null;
-    }
-    const run = { ...request, prompt: task.prompt, ...(task.forkFrom ? { forkFrom: task.forkFrom } : {}) };
-    const summary = await subagentApi.run(run, sandbox, host);
-    hand.postMessage({ summary } satisfies HandedSummary);
-    hand.close();
-    return summary;
-  },
-
-  withdraw() {
-    withdrawOffer?.();
   },
 };
