@@ -41,6 +41,9 @@ export const SLOW_NETWORK = {
   uploadThroughput: (750 * 1024) / 8,
 };
 
+/** Lighthouse's mobile profile's CPU: four times slower than this machine (DevTools' throttling). */
+export const MOBILE_CPU_SLOWDOWN = 4;
+
 /**
  * Budgets: this tree's median over the release's, at most; and on the slow network the times
  * after navigation the first visit must meet (ms). `cold/warm` is the first click's time over the
@@ -138,9 +141,10 @@ function watchTransfers(context) {
 /**
  * One fresh page of `url`, on the slow network when `slow`: its times (ms) and bytes by phase.
  * Prompt 1 is clicked as soon as it can be, or, with `readMs`, that long after its button is drawn
- * (a learner who reads the prompts first).
+ * (a learner who reads the prompts first). `cpu`: the page's CPU slowed down this many times;
+ * `query`: more URL parameters.
  */
-async function firstVisit(browser, url, slow, readMs) {
+async function firstVisit(browser, url, slow, readMs, { cpu = 1, query = '' } = {}) {
   const context = await browser.newContext({
     viewport: { width: 1440, height: 900 },
     serviceWorkers: 'block',
@@ -152,11 +156,12 @@ async function firstVisit(browser, url, slow, readMs) {
     window.__pressedAt = [];
     addEventListener('pointerdown', () => window.__pressedAt.push(performance.now()), { capture: true });
   });
-  if (slow) {
+  if (slow || cpu > 1) {
     const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.emulateNetworkConditions', SLOW_NETWORK);
+    if (slow) await cdp.send('Network.emulateNetworkConditions', SLOW_NETWORK);
+    if (cpu > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpu });
   }
-  await page.goto(`${url}?speed=instant`, { waitUntil: 'commit' });
+  await page.goto(`${url}?speed=instant${query ? `&${query}` : ''}`, { waitUntil: 'commit' });
   if (readMs === undefined) await clickPromptAtOnce(page, PROMPT);
   else {
     const button = page.getByRole('button', { name: PROMPT, exact: true });
@@ -392,6 +397,83 @@ function report(ref, pages, results, load) {
     console.log(`\n${over} figure(s) over budget`);
     process.exitCode = 1;
   }
+}
+
+/**
+ * What the page does ahead of time (src/page/ahead.ts) against the switch off (`ahead=off`), in
+ * one run of this tree, on Lighthouse's mobile profile (the slow network and MOBILE_CPU_SLOWDOWN):
+ * `pages` fresh pages of each, interleaved, the order alternating, both clicked at once and read
+ * first. Prints each side's medians and the ratio off / on: a trick ahead is kept when it saves
+ * at least AHEAD_PAYS.ms or AHEAD_PAYS.ratio on a first visit (first paint, `sandbox:ready`,
+ * `run:finished` after navigation) or a first click (cold).
+ */
+export async function aheadBench(pages = 3) {
+  const scratch = mkdtempSync(join(tmpdir(), 's04-ahead-'));
+  const load = [loadavg()[0]];
+  try {
+    console.log('ahead bench: building this tree');
+    build(root, join(scratch, 'app'));
+    precompress(join(scratch, 'app'));
+    const server = await serveStatic({
+      dir: join(scratch, 'app'),
+      isolation: true,
+      brotli: true,
+      cacheAssets: true,
+    });
+    const browser = await chromium.launch(await chromiumLaunchOptions(['--no-sandbox', '--disable-gpu']));
+    const sides = { on: '', off: 'ahead=off' };
+    const figures = { on: [], off: [] };
+    const read = { on: [], off: [] };
+    const profile = (side) => ({ cpu: MOBILE_CPU_SLOWDOWN, query: sides[side] });
+    try {
+      console.log(`ahead bench: ${pages} fresh pages of each side, mobile profile`);
+      for (let i = 0; i < pages; i++) {
+        for (const side of i % 2 ? ['off', 'on'] : ['on', 'off']) {
+          figures[side].push(await firstVisit(browser, server.url, true, undefined, profile(side)));
+          read[side].push(await firstVisit(browser, server.url, true, READ_MS, profile(side)));
+        }
+        load.push(loadavg()[0]);
+      }
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+    reportAhead(pages, figures, read, load);
+    return { figures, read };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** What a trick ahead must save to be kept: this many ms, or this share of the time with it off. */
+export const AHEAD_PAYS = { ms: 50, ratio: 0.1 };
+
+function reportAhead(pages, figures, read, load) {
+  console.log(
+    `\nahead=on against ahead=off, this tree: ${pages} fresh pages each, mobile profile ` +
+      `(${MOBILE_CPU_SLOWDOWN}x CPU, 150 ms RTT, 1.6 Mbps down, 750 kbps up), interleaved (medians)`,
+  );
+  console.log(`  load average (1 min) during the run: ${load.map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`  ${''.padEnd(44)} ${'on'.padStart(10)} ${'off'.padStart(10)}  on/off  saved  pays`);
+  const row = (name, visits, key) => {
+    const on = median(visits.on.map((f) => f[key]));
+    const off = median(visits.off.map((f) => f[key]));
+    const saved = off - on;
+    const pays = saved >= AHEAD_PAYS.ms || saved >= off * AHEAD_PAYS.ratio;
+    console.log(
+      `  ${name.padEnd(44)} ${`${Math.round(on)} ms`.padStart(10)} ${`${Math.round(off)} ms`.padStart(10)} ` +
+        `${(on / off).toFixed(2).padStart(6)} ${`${Math.round(saved)}`.padStart(6)}  ${pays ? 'yes' : 'no'}`,
+    );
+  };
+  row('first contentful paint', figures, 'fcp');
+  row('sandbox:ready', figures, 'ready');
+  row('prompt 1 run:finished, after navigation', figures, 'finished');
+  row('first click to run:finished (cold)', figures, 'cold');
+  row('second click to run:finished (warm)', figures, 'warm');
+  const after = `${READ_MS / 1000} s`;
+  row(`clicked ${after} after the button: run:finished`, read, 'finished');
+  row(`clicked ${after} after the button: cold`, read, 'cold');
+  row(`clicked ${after} after the button: warm`, read, 'warm');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
