@@ -93,6 +93,23 @@ function build(cwd, outDir) {
   });
 }
 
+/** Builds commit `ref` into `outDir`, from a worktree at `tree` (the caller removes it: removeTree). */
+function buildRef(ref, tree, outDir) {
+  execFileSync('git', ['worktree', 'add', '--detach', tree, ref], { cwd: root, stdio: 'ignore' });
+  // Its own node_modules: the build's plugins find their packages by real path.
+  execFileSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: tree, stdio: 'ignore' });
+  build(tree, outDir);
+}
+
+/** Removes a worktree buildRef made, if it was made. */
+function removeTree(tree) {
+  try {
+    execFileSync('git', ['worktree', 'remove', '--force', tree], { cwd: root, stdio: 'ignore' });
+  } catch {
+    // never made (its build failed before)
+  }
+}
+
 const COMPRESSIBLE = /\.(?:html|js|mjs|css|wasm|json|svg|txt|py|data)$/;
 
 /**
@@ -267,13 +284,7 @@ export async function releaseBench(ref = lastRelease(), pages = 5, networks = ['
   const load = [loadavg()[0]];
   try {
     console.log(`release bench: building ${ref} and this tree`);
-    execFileSync('git', ['worktree', 'add', '--detach', oldTree, ref], { cwd: root, stdio: 'ignore' });
-    // Its own node_modules: the build's plugins find their packages by real path.
-    execFileSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], {
-      cwd: oldTree,
-      stdio: 'ignore',
-    });
-    build(oldTree, join(scratch, 'old'));
+    buildRef(ref, oldTree, join(scratch, 'old'));
     build(root, join(scratch, 'new'));
     precompress(join(scratch, 'old'));
     precompress(join(scratch, 'new'));
@@ -304,7 +315,7 @@ export async function releaseBench(ref = lastRelease(), pages = 5, networks = ['
     report(ref, pages, results, load);
     return results;
   } finally {
-    execFileSync('git', ['worktree', 'remove', '--force', oldTree], { cwd: root, stdio: 'ignore' });
+    removeTree(oldTree);
     rmSync(scratch, { recursive: true, force: true });
   }
 }
@@ -403,44 +414,52 @@ function report(ref, pages, results, load) {
  * What the page does ahead of time (src/page/ahead.ts) against the switch off (`ahead=off`), in
  * one run of this tree, on Lighthouse's mobile profile (the slow network and MOBILE_CPU_SLOWDOWN):
  * `pages` fresh pages of each, interleaved, the order alternating, both clicked at once and read
- * first. Prints each side's medians and the ratio off / on: a trick ahead is kept when it saves
- * at least AHEAD_PAYS.ms or AHEAD_PAYS.ratio on a first visit (first paint, `sandbox:ready`,
- * `run:finished` after navigation) or a first click (cold).
+ * first. Prints each side's medians and the ratio on / off: what is done ahead is kept when it
+ * saves at least AHEAD_PAYS.ms or AHEAD_PAYS.ratio on a first visit (first paint, `sandbox:ready`,
+ * `run:finished` after navigation) or a first click (cold). With `ref`, that commit's build is a
+ * third side, with its own defaults (what this tree no longer does ahead is measured there).
  */
-export async function aheadBench(pages = 3) {
+export async function aheadBench(pages = 3, ref = undefined) {
   const scratch = mkdtempSync(join(tmpdir(), 's04-ahead-'));
+  const refTree = join(scratch, 'tree');
   const load = [loadavg()[0]];
   try {
-    console.log('ahead bench: building this tree');
+    console.log(`ahead bench: building this tree${ref ? ` and ${ref}` : ''}`);
     build(root, join(scratch, 'app'));
     precompress(join(scratch, 'app'));
-    const server = await serveStatic({
-      dir: join(scratch, 'app'),
-      isolation: true,
-      brotli: true,
-      cacheAssets: true,
-    });
+    if (ref) {
+      buildRef(ref, refTree, join(scratch, 'ref'));
+      precompress(join(scratch, 'ref'));
+    }
+    const serve = (dir) =>
+      serveStatic({ dir: join(scratch, dir), isolation: true, brotli: true, cacheAssets: true });
+    const app = await serve('app');
+    const sides = { on: { server: app, query: '' }, off: { server: app, query: 'ahead=off' } };
+    if (ref) sides.ref = { server: await serve('ref'), query: '' };
+    const names = Object.keys(sides);
+    const figures = Object.fromEntries(names.map((name) => [name, []]));
+    const read = Object.fromEntries(names.map((name) => [name, []]));
     const browser = await chromium.launch(await chromiumLaunchOptions(['--no-sandbox', '--disable-gpu']));
-    const sides = { on: '', off: 'ahead=off' };
-    const figures = { on: [], off: [] };
-    const read = { on: [], off: [] };
-    const profile = (side) => ({ cpu: MOBILE_CPU_SLOWDOWN, query: sides[side] });
     try {
       console.log(`ahead bench: ${pages} fresh pages of each side, mobile profile`);
       for (let i = 0; i < pages; i++) {
-        for (const side of i % 2 ? ['off', 'on'] : ['on', 'off']) {
-          figures[side].push(await firstVisit(browser, server.url, true, undefined, profile(side)));
-          read[side].push(await firstVisit(browser, server.url, true, READ_MS, profile(side)));
+        // Interleaved, the order turning: no side always goes first.
+        const order = names.map((_, k) => names[(k + i) % names.length]);
+        for (const side of order) {
+          const profile = { cpu: MOBILE_CPU_SLOWDOWN, query: sides[side].query };
+          figures[side].push(await firstVisit(browser, sides[side].server.url, true, undefined, profile));
+          read[side].push(await firstVisit(browser, sides[side].server.url, true, READ_MS, profile));
         }
         load.push(loadavg()[0]);
       }
     } finally {
       await browser.close();
-      await server.close();
+      for (const server of new Set(Object.values(sides).map((side) => side.server))) await server.close();
     }
-    reportAhead(pages, figures, read, load);
+    reportAhead(pages, figures, read, load, ref);
     return { figures, read };
   } finally {
+    if (ref) removeTree(refTree);
     rmSync(scratch, { recursive: true, force: true });
   }
 }
@@ -448,21 +467,26 @@ export async function aheadBench(pages = 3) {
 /** What a trick ahead must save to be kept: this many ms, or this share of the time with it off. */
 export const AHEAD_PAYS = { ms: 50, ratio: 0.1 };
 
-function reportAhead(pages, figures, read, load) {
+function reportAhead(pages, figures, read, load, ref) {
   console.log(
-    `\nahead=on against ahead=off, this tree: ${pages} fresh pages each, mobile profile ` +
+    `\nahead=on against ahead=off${ref ? ` (and ${ref})` : ''}: ${pages} fresh pages each, mobile profile ` +
       `(${MOBILE_CPU_SLOWDOWN}x CPU, 150 ms RTT, 1.6 Mbps down, 750 kbps up), interleaved (medians)`,
   );
   console.log(`  load average (1 min) during the run: ${load.map((l) => l.toFixed(2)).join(' ')}`);
-  console.log(`  ${''.padEnd(44)} ${'on'.padStart(10)} ${'off'.padStart(10)}  on/off  saved  pays`);
+  const refHead = ref ? `${ref.slice(0, 8).padStart(10)}  on/ref` : '';
+  console.log(
+    `  ${''.padEnd(44)} ${'on'.padStart(10)} ${'off'.padStart(10)}  on/off  saved  pays ${refHead}`,
+  );
+  const ms = (n) => `${Math.round(n)} ms`.padStart(10);
   const row = (name, visits, key) => {
-    const on = median(visits.on.map((f) => f[key]));
-    const off = median(visits.off.map((f) => f[key]));
+    const m = (side) => median(visits[side].map((f) => f[key]));
+    const [on, off] = [m('on'), m('off')];
     const saved = off - on;
     const pays = saved >= AHEAD_PAYS.ms || saved >= off * AHEAD_PAYS.ratio;
+    const refCells = ref ? `${ms(m('ref'))}  ${(on / m('ref')).toFixed(2).padStart(6)}` : '';
     console.log(
-      `  ${name.padEnd(44)} ${`${Math.round(on)} ms`.padStart(10)} ${`${Math.round(off)} ms`.padStart(10)} ` +
-        `${(on / off).toFixed(2).padStart(6)} ${`${Math.round(saved)}`.padStart(6)}  ${pays ? 'yes' : 'no'}`,
+      `  ${name.padEnd(44)} ${ms(on)} ${ms(off)} ${(on / off).toFixed(2).padStart(6)} ` +
+        `${`${Math.round(saved)}`.padStart(6)}  ${(pays ? 'yes' : 'no').padEnd(4)} ${refCells}`,
     );
   };
   row('first contentful paint', figures, 'fcp');
