@@ -22,9 +22,14 @@ export class LocalSandboxHost implements SandboxHost {
   /** Resolves when the sample project is mounted and tools can run. */
   readonly ready: Promise<{ workdir: string; readyAtEpoch?: number }>;
 
+  /**
+   * `worker`: one the page started ahead of time; `ahead`: whether the sandbox loads what the
+   * agents will need ahead of their first command (false with `ahead=off`: src/page/ahead.ts).
+   */
   constructor(
     readonly sample: SampleName,
     worker?: Worker,
+    ahead = true,
   ) {
     this.worker = worker ?? new SandboxWorker({ name: 'sandbox' });
     this.api = Comlink.wrap<SandboxWorkerApi>(this.worker);
@@ -33,7 +38,10 @@ export class LocalSandboxHost implements SandboxHost {
     const notLoaded = (worker as { s04NotLoaded?: number } | undefined)?.s04NotLoaded === 1;
     this.ready = notLoaded
       ? Promise.reject(new ScriptNotLoaded("the sandbox worker's script did not load"))
-      : Promise.race([this.api.boot(sample).then(sandboxAnswers.boot), failureOf(this.worker, 'sandbox')]);
+      : Promise.race([
+          this.api.boot(sample, ahead).then(sandboxAnswers.boot),
+          failureOf(this.worker, 'sandbox'),
+        ]);
     this.ready.catch(() => {}); // reported by whoever awaits it
   }
 

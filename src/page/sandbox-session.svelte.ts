@@ -56,6 +56,8 @@ export class SandboxSession {
   readonly #onAdopted: () => void;
   /** The offline sandbox the page started ahead of time for this sample, if it did (./ahead.ts). */
   readonly #early: (sample: UrlSettings['sample']) => LocalSandboxHost | undefined;
+  /** The page works ahead of time (./ahead.ts): the sandbox may load what agents will need. */
+  readonly #ahead: boolean;
   #host: SandboxHost | undefined;
   /** A WebContainer that booted after the first run began, until the learner switches to it. */
   #offered: SandboxHost | undefined;
@@ -84,6 +86,7 @@ export class SandboxSession {
       busy?: () => boolean;
       early?: (sample: UrlSettings['sample']) => LocalSandboxHost | undefined;
     },
+    ahead = true,
   ) {
     this.#url = url;
     this.#runs = {
@@ -93,6 +96,7 @@ export class SandboxSession {
     this.#onChanges = events.onChanges;
     this.#onAdopted = events.onAdopted;
     this.#early = events.early ?? (() => undefined);
+    this.#ahead = ahead;
   }
 
   /** Boots once; later calls get the same promise. Rejects with a sentence. */
@@ -127,7 +131,7 @@ export class SandboxSession {
       }
       return;
     }
-    const host = this.#early(sample) ?? new LocalSandboxHost(sample);
+    const host = this.#early(sample) ?? new LocalSandboxHost(sample, undefined, this.#ahead);
     try {
       await this.#adopt(host);
     } catch (error) {

@@ -51,15 +51,19 @@ export class Playground {
     const ahead = pageAhead();
     const list = url.ignored.join(', ');
     if (list) this.notice = { key: 'notice.ignoredUrl', params: { list } };
-    this.sandbox = new SandboxSession(url, {
-      onChanges: (changes) => this.conversation.note({ type: 'files', changes }),
-      onAdopted: () => {
-        const { label, workdir } = this.sandbox;
-        if (this.conversation.liveRun) this.conversation.note({ type: 'sandbox', label, workdir });
+    this.sandbox = new SandboxSession(
+      url,
+      {
+        onChanges: (changes) => this.conversation.note({ type: 'files', changes }),
+        onAdopted: () => {
+          const { label, workdir } = this.sandbox;
+          if (this.conversation.liveRun) this.conversation.note({ type: 'sandbox', label, workdir });
+        },
+        busy: () => this.busy,
+        early: (sample) => ahead.takeSandbox(sample),
       },
-      busy: () => this.busy,
-      early: (sample) => ahead.takeSandbox(sample),
-    });
+      ahead.on,
+    );
     this.warmup = new Warmup(
       url,
       this.sandbox,

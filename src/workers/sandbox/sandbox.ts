@@ -46,6 +46,8 @@ function queue(change: FileChange): void {
 let preloading: AbortController | undefined;
 /** The commands' load ahead of their first use (LocalSandbox.warmUp), until an agent connects. */
 let warming: AbortController | undefined;
+/** Whether the page works ahead of time (its first `boot` says): the warm-up after a mount, ICU's data. */
+let ahead = true;
 /** Whether the page has taken this sandbox over (its first `boot`): its own script is in. */
 let pageHere = false;
 /** The warm-up of a mount made before that, waiting for it. */
@@ -73,6 +75,7 @@ async function mount(sample: SampleName): Promise<Booted> {
   const controller = (warming = new AbortController());
   const warm = () => void mounted.warmUp(controller.signal).catch(() => {});
   setTimeout(() => {
+    if (!ahead) return;
     loadIcuData();
     // Not before the page's own script is in: on a slow network (1.6 Mbps) the commands' chunks
     // fetched beside it (37 KB) delayed the first screen, and so the first click, by 0.2 s.
@@ -140,12 +143,13 @@ mountEarly(readUrlSettings('').sample);
 const api = servedSandboxWorker({
   ...sandboxRemote(ready).remote,
 
-  async boot(sample: SampleName) {
+  async boot(sample: SampleName, worksAhead?: boolean) {
     self.removeEventListener('message', onEarlyBoot);
+    if (!pageHere && worksAhead === false) ahead = false;
     pageHere = true;
     const held = warmUpHeld;
     warmUpHeld = undefined;
-    held?.();
+    if (ahead) held?.();
     const started = early;
     early = undefined;
     if (started?.sample === sample) return started.booted;
