@@ -145,7 +145,7 @@ export class SandboxSession {
    * WebContainer is tried beside the offline sandbox, but not beside a run: its attempt fetches
    * and compiles 1.3 MB of script and opens StackBlitz's frame, and a learner who clicks a prompt
    * as soon as the sandbox is ready would share two cores (and, on a slow link, the bandwidth)
-   * with it: a fresh page's first click took 188 ms against 133 without it. Like the page's other
+   * with it. Like the page's other
    * work ahead (AHEAD_AFTER_MS), it starts WEB_CONTAINER_AFTER_MS after boot at the earliest, in an
    * idle moment with no run under way (2 s after the last one); a run clicked while its code is on
    * the way holds the boot itself until it is over. The header says it is starting meanwhile.
@@ -178,8 +178,7 @@ export class SandboxSession {
     this.workdir = workdir;
     this.label = SANDBOX_LABELS[host.kind];
     // Asked all at once, answered in this order: the sandbox's warm-up, which starts as it answers
-    // `ready`, delays each answer, and one after another they held the screen at "Starting" for
-    // 0.3 s more on a fresh page.
+    // `ready`, delays each answer, and one after another they would hold the screen at "Starting".
     const watching = host.watch((changes) => {
       if (this.#host !== host) return;
       this.#onChanges(changes);

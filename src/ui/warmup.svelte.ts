@@ -92,7 +92,7 @@ export class Warmup {
       if (this.boot.kind === 'booting') this.boot = { kind: 'idle' };
       if (!this.#ahead.loads) return;
       // Once the agents' script fetched ahead is in: workers started while it still downloads
-      // each fetched it again beside it (2 x 39 KB more on a 1.6 Mbps link, before a first run).
+      // each fetch it again beside it, on a slow link before a first run.
       // A run clicked before then starts its own workers.
       const agentsIn = this.#ahead.agentScriptIn();
       void agentsIn.then(() => {
@@ -110,7 +110,7 @@ export class Warmup {
   /**
    * python3 is still to load ahead in this page (waiting for its moment, or loading). Other work
    * ahead that wants the machine (the service worker's install of the whole build) waits for it:
-   * side by side on two cores, Pyodide's load took 8.2 s instead of 5.4.
+   * side by side on two cores, each slows the other.
    */
   get pythonAhead(): boolean {
     const sandbox = this.#sandbox;
@@ -149,9 +149,9 @@ export class Warmup {
 
   /**
    * Runs `task`, which fetches something for later, once the page is quiet: AHEAD_AFTER_MS from
-   * now at the earliest, then when no run is under way, in an idle moment. An idle moment alone
-   * came while a first run clicked at once was still fetching its agents' and commands' scripts:
-   * on a slow network (1.6 Mbps) they shared the bandwidth with the other languages and dialogs.
+   * now at the earliest, then when no run is under way, in an idle moment: an idle moment alone
+   * may come while a first run clicked at once is still fetching its agents' and commands'
+   * scripts, and on a slow network they would share the bandwidth. Nothing with `ahead=off`.
    */
   whenQuiet(task: () => void): void {
     if (!this.#ahead.loads) return;
@@ -202,7 +202,7 @@ export class Warmup {
    * On the python sample, python3's runtime loads in idle time once the page has settled, so
    * that prompt 3's check does not wait seconds for Pyodide. It is off the critical path (its own
    * worker), it waits for a run under way or a record looked through (see viewing), and it is skipped when the browser asks to save
-   * data or the connection is slower than 4g: then the first python3 loads it, as before.
+   * data or the connection is slower than 4g: then the first python3 loads it.
    */
   #preloadPython(): void {
     if (!this.#ahead.loads) return;
