@@ -34,7 +34,7 @@
  *
  * Usage: npm run bench   (this tree against the last release: scripts/release-bench.mjs)
  *        npm run bench -- release [ref] [pages] [networks]   (the same against another commit; networks: fast,slow)
- *        npm run bench -- ahead [pages] [ref]   (the page's work ahead against ahead=off, and ref's build, on the mobile profile: release-bench.mjs)
+ *        npm run bench -- ahead [pages] [refs]   (the page's work ahead against ahead=off, and each ref's build, on the mobile profile: release-bench.mjs)
  *        npm run bench -- figures   (all of the above: builds, serves on 127.0.0.1:41732, runs, stops the server)
  *        npm run bench -- records   (the record shapes alone)
  *        npm run bench -- stop   (Stop under runaway commands alone)
@@ -67,7 +67,7 @@ if (PART === 'release') {
   process.exit();
 }
 if (PART === 'ahead') {
-  await aheadBench(Number(process.argv[3] ?? 3), process.argv[4] || undefined);
+  await aheadBench(Number(process.argv[3] ?? 3), process.argv[4]?.split(',').filter(Boolean) ?? []);
   process.exit();
 }
 /** `figures`: every figure of this tree alone (null); `records`, `fanout`, `session`: that part alone. */

@@ -416,26 +416,26 @@ function report(ref, pages, results, load) {
  * `pages` fresh pages of each, interleaved, the order alternating, both clicked at once and read
  * first. Prints each side's medians and the ratio on / off: what is done ahead is kept when it
  * saves at least AHEAD_PAYS.ms or AHEAD_PAYS.ratio on a first visit (first paint, `sandbox:ready`,
- * `run:finished` after navigation) or a first click (cold). With `ref`, that commit's build is a
- * third side, with its own defaults (what this tree no longer does ahead is measured there).
+ * `run:finished` after navigation) or a first click (cold). Each commit of `refs` is one more
+ * side, with its own defaults (what this tree no longer does ahead is measured there).
  */
-export async function aheadBench(pages = 3, ref = undefined) {
+export async function aheadBench(pages = 3, refs = []) {
   const scratch = mkdtempSync(join(tmpdir(), 's04-ahead-'));
-  const refTree = join(scratch, 'tree');
   const load = [loadavg()[0]];
+  const trees = refs.map((_, k) => join(scratch, `tree-${k}`));
   try {
-    console.log(`ahead bench: building this tree${ref ? ` and ${ref}` : ''}`);
+    console.log(`ahead bench: building this tree${refs.length ? ` and ${refs.join(', ')}` : ''}`);
     build(root, join(scratch, 'app'));
     precompress(join(scratch, 'app'));
-    if (ref) {
-      buildRef(ref, refTree, join(scratch, 'ref'));
-      precompress(join(scratch, 'ref'));
-    }
+    refs.forEach((ref, k) => {
+      buildRef(ref, trees[k], join(scratch, `ref-${k}`));
+      precompress(join(scratch, `ref-${k}`));
+    });
     const serve = (dir) =>
       serveStatic({ dir: join(scratch, dir), isolation: true, brotli: true, cacheAssets: true });
     const app = await serve('app');
     const sides = { on: { server: app, query: '' }, off: { server: app, query: 'ahead=off' } };
-    if (ref) sides.ref = { server: await serve('ref'), query: '' };
+    for (const [k, ref] of refs.entries()) sides[ref] = { server: await serve(`ref-${k}`), query: '' };
     const names = Object.keys(sides);
     const figures = Object.fromEntries(names.map((name) => [name, []]));
     const read = Object.fromEntries(names.map((name) => [name, []]));
@@ -456,10 +456,10 @@ export async function aheadBench(pages = 3, ref = undefined) {
       await browser.close();
       for (const server of new Set(Object.values(sides).map((side) => side.server))) await server.close();
     }
-    reportAhead(pages, figures, read, load, ref);
+    reportAhead(pages, figures, read, load, refs);
     return { figures, read };
   } finally {
-    if (ref) removeTree(refTree);
+    trees.forEach(removeTree);
     rmSync(scratch, { recursive: true, force: true });
   }
 }
@@ -467,13 +467,13 @@ export async function aheadBench(pages = 3, ref = undefined) {
 /** What a trick ahead must save to be kept: this many ms, or this share of the time with it off. */
 export const AHEAD_PAYS = { ms: 50, ratio: 0.1 };
 
-function reportAhead(pages, figures, read, load, ref) {
+function reportAhead(pages, figures, read, load, refs) {
   console.log(
-    `\nahead=on against ahead=off${ref ? ` (and ${ref})` : ''}: ${pages} fresh pages each, mobile profile ` +
-      `(${MOBILE_CPU_SLOWDOWN}x CPU, 150 ms RTT, 1.6 Mbps down, 750 kbps up), interleaved (medians)`,
+    `\nahead=on against ahead=off${refs.length ? ` (and ${refs.join(', ')})` : ''}: ${pages} fresh pages each, ` +
+      `mobile profile (${MOBILE_CPU_SLOWDOWN}x CPU, 150 ms RTT, 1.6 Mbps down, 750 kbps up), interleaved (medians)`,
   );
   console.log(`  load average (1 min) during the run: ${load.map((l) => l.toFixed(2)).join(' ')}`);
-  const refHead = ref ? `${ref.slice(0, 8).padStart(10)}  on/ref` : '';
+  const refHead = refs.map((ref) => `${ref.slice(0, 8).padStart(10)}  on/ref`).join('');
   console.log(
     `  ${''.padEnd(44)} ${'on'.padStart(10)} ${'off'.padStart(10)}  on/off  saved  pays ${refHead}`,
   );
@@ -483,7 +483,7 @@ function reportAhead(pages, figures, read, load, ref) {
     const [on, off] = [m('on'), m('off')];
     const saved = off - on;
     const pays = saved >= AHEAD_PAYS.ms || saved >= off * AHEAD_PAYS.ratio;
-    const refCells = ref ? `${ms(m('ref'))}  ${(on / m('ref')).toFixed(2).padStart(6)}` : '';
+    const refCells = refs.map((ref) => `${ms(m(ref))}  ${(on / m(ref)).toFixed(2).padStart(6)}`).join('');
     console.log(
       `  ${name.padEnd(44)} ${ms(on)} ${ms(off)} ${(on / off).toFixed(2).padStart(6)} ` +
         `${`${Math.round(saved)}`.padStart(6)}  ${(pays ? 'yes' : 'no').padEnd(4)} ${refCells}`,

@@ -30,6 +30,11 @@ const PRELOAD_IDLE_MS = 3000;
  * after the sandbox is ready at the earliest, and never while a run is under way (`whenQuiet`).
  */
 export const AHEAD_AFTER_MS = 3000;
+/**
+ * What loads for later waits this long after a run has ended: a learner who clicks again soon
+ * (the result read, the same prompt again) gets the machine and the link to that run.
+ */
+export const AFTER_RUN_MS = 5000;
 /** The canvases' fonts are used once in the first idle moment after the sandbox is ready, or by then. */
 export const CANVAS_TEXT_AFTER_MS = 200;
 
@@ -51,6 +56,8 @@ export class Warmup {
   readonly #ahead: Pick<Ahead, 'loads' | 'agentScriptIn'>;
   /** Set when python3's idle-time load waits for the run under way, or the record looked through, to end. */
   #preloadWaits = false;
+  /** When the last run ended (the page's clock), if one has. */
+  #runEndedAt: number | null = null;
   /** A run is being looked through on screen (see viewing). */
   #viewing = false;
   /** The page's work ahead (python3, the other languages) is scheduled once. */
@@ -157,8 +164,8 @@ export class Warmup {
     if (!this.#ahead.loads) return;
     startWhenQuiet(
       task,
-      { running: this.#running, ahead: () => false },
-      { afterMs: AHEAD_AFTER_MS, aheadAtMostMs: 0 },
+      { running: this.#running, ahead: () => false, endedAt: () => this.#runEndedAt },
+      { afterMs: AHEAD_AFTER_MS, aheadAtMostMs: 0, afterRunMs: AFTER_RUN_MS },
     );
   }
 
@@ -173,7 +180,9 @@ export class Warmup {
   }
 
   runEnded(): void {
-    if (this.#preloadWaits && !this.#viewing) later(() => this.#preloadPython(), PRELOAD_IDLE_MS);
+    this.#runEndedAt = performance.now();
+    if (this.#preloadWaits && !this.#viewing)
+      setTimeout(() => later(() => this.#preloadPython(), PRELOAD_IDLE_MS), AFTER_RUN_MS);
   }
 
   /**
@@ -210,6 +219,12 @@ export class Warmup {
     if (this.#url.sample !== 'python' || this.#sandbox.pythonUsed || saveData()) return;
     if (this.#running() || this.#viewing) {
       this.#preloadWaits = true;
+      return;
+    }
+    // A run ended a moment ago: the learner may click again, and gets the machine first.
+    const sinceRun = this.#runEndedAt === null ? Infinity : performance.now() - this.#runEndedAt;
+    if (sinceRun < AFTER_RUN_MS) {
+      setTimeout(() => later(() => this.#preloadPython(), PRELOAD_IDLE_MS), AFTER_RUN_MS - sinceRun);
       return;
     }
     this.#preloadWaits = false;

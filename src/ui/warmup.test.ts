@@ -20,7 +20,7 @@ vi.mock('./markdown.svelte', () => ({ warmUpMarkdown }));
 const warmCanvasText = vi.fn();
 vi.mock('./canvas-text', () => ({ warmCanvasText }));
 
-const { AHEAD_AFTER_MS, CANVAS_TEXT_AFTER_MS, Warmup } = await import('./warmup.svelte');
+const { AFTER_RUN_MS, AHEAD_AFTER_MS, CANVAS_TEXT_AFTER_MS, Warmup } = await import('./warmup.svelte');
 type WarmupArgs = ConstructorParameters<typeof Warmup>;
 
 /** A warm-up over a sandbox that boots at once, with a run under way while `running.now`. */
@@ -54,10 +54,24 @@ describe('Warmup: what is fetched ahead for later (the other languages)', () => 
     await vi.advanceTimersByTimeAsync(AHEAD_AFTER_MS + 10_000);
     expect(loadLanguage).not.toHaveBeenCalled();
     running.now = false;
-    await vi.advanceTimersByTimeAsync(5000);
+    // Then AFTER_RUN_MS more, and an idle moment.
+    await vi.advanceTimersByTimeAsync(AFTER_RUN_MS + 3000);
     expect(loadLanguage.mock.calls.map(([language]) => language)).toEqual(
       expect.arrayContaining(['zh', 'ja']),
     );
+  });
+
+  it('fetches nothing in the AFTER_RUN_MS after a run has ended, then fetches', async () => {
+    const running = { now: true };
+    const ready = warmup(running);
+    await ready.start();
+    await vi.advanceTimersByTimeAsync(AHEAD_AFTER_MS + 2000);
+    running.now = false;
+    ready.runEnded();
+    await vi.advanceTimersByTimeAsync(AFTER_RUN_MS - 500);
+    expect(loadLanguage).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(loadLanguage).toHaveBeenCalled();
   });
 
   it('fetches nothing in the first AHEAD_AFTER_MS of a quiet page', async () => {
@@ -205,6 +219,9 @@ describe("Warmup: python3's load ahead", () => {
     expect(sandbox.preloadPython).not.toHaveBeenCalled();
     running.now = false;
     ready.runEnded();
+    // Not at once: a learner who clicks again soon gets the machine to that run.
+    await vi.advanceTimersByTimeAsync(AFTER_RUN_MS - 100);
+    expect(sandbox.preloadPython).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(5000);
     expect(sandbox.preloadPython).toHaveBeenCalledOnce();
   });

@@ -1,0 +1,34 @@
+import { chromium } from 'playwright';
+import { serveStatic } from '../scripts/serve-static.mjs';
+import { chromiumLaunchOptions, clickPromptAtOnce } from '../scripts/built-app.mjs';
+import { SLOW_NETWORK } from '../scripts/release-bench.mjs';
+const PROMPT = 'Use a subtask to find what testing framework this project uses';
+const server = await serveStatic({ dir: 'dist', isolation: true, brotli: false, cacheAssets: true });
+const browser = await chromium.launch(await chromiumLaunchOptions(['--no-sandbox', '--disable-gpu']));
+for (const q of process.argv.slice(2)) {
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const reqs = [];
+  const t0 = Date.now();
+  context.on('request', (r) => reqs.push([Date.now() - t0, r.url().replace(server.url, '').slice(0, 60)]));
+  page.on('worker', (w) => reqs.push([Date.now() - t0, 'WORKER ' + w.url().slice(-40)]));
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.emulateNetworkConditions', SLOW_NETWORK);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  await page.goto(`${server.url}?speed=instant&${q}`, { waitUntil: 'commit' });
+  await clickPromptAtOnce(page, PROMPT);
+  await page.waitForFunction(() => performance.getEntriesByName('run:finished').length > 0, null, { timeout: 60000 });
+  const f1 = Date.now() - t0;
+  await page.waitForTimeout(500);
+  const c2 = Date.now() - t0;
+  await page.getByRole('button', { name: PROMPT, exact: true }).click();
+  await page.waitForFunction(() => performance.getEntriesByName('run:finished').length > 1, null, { timeout: 60000 });
+  const f2 = Date.now() - t0;
+  console.log(q, { f1, c2, f2, warm: f2 - c2 });
+  console.log(reqs.filter(([t]) => t > f1 - 2000).map((r) => r.join(' ')).join('\n'));
+  const spawn = await page.evaluate(() => performance.getEntriesByName('subagent:spawn').map((e) => Math.round(e.duration)));
+  console.log('spawn', spawn);
+  await context.close();
+}
+await browser.close();
+await server.close();
