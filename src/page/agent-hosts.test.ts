@@ -29,7 +29,16 @@ describe('page ← parent worker: runTask', () => {
       "task: 'prompt' must be a string",
     );
     await expect(host.runTask(task, 'now' as never)).rejects.toThrow('runTask: calledAtEpoch');
+    await expect(host.runTask(task, 1.7e12, 'yes' as never)).rejects.toThrow(
+      "runTask: 'handed' must be a boolean",
+    );
     expect(page.runTask).not.toHaveBeenCalled();
+  });
+
+  it('tells the page of a task handed to an offered worker', async () => {
+    const page = handlers();
+    await parentHost(page).host.runTask(task, 1.7e12, true);
+    expect(page.runTask).toHaveBeenCalledWith(task, 1.7e12, true);
   });
 });
 

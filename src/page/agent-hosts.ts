@@ -10,6 +10,7 @@ import {
   checkTask,
   checkTimes,
   type EventHost,
+  ProtocolError,
   type ParentHost,
   type WorkerEvent,
 } from '../workers/agent/protocol';
@@ -44,14 +45,18 @@ export function eventHost(onEvents: (events: WorkerEvent[], times?: number[]) =>
 /** The host of the parent's run: its events and its task calls, checked. */
 export function parentHost(handlers: {
   onEvents(events: WorkerEvent[], times?: number[]): void;
-  runTask(task: TaskRequest, calledAtEpoch: number): Promise<string>;
+  runTask(task: TaskRequest, calledAtEpoch: number, handed?: boolean): Promise<string>;
 }): RunHost<ParentHost> {
   const { host, lastBatch } = eventHost((events, times) => handlers.onEvents(events, times));
   return {
     host: {
       ...host,
-      runTask: async (task: unknown, calledAtEpoch: unknown) =>
-        handlers.runTask(checkTask(task), checkEpoch(calledAtEpoch, 'runTask: calledAtEpoch')),
+      runTask: async (task: unknown, calledAtEpoch: unknown, handed?: unknown) => {
+        if (handed !== undefined && typeof handed !== 'boolean')
+          throw new ProtocolError("runTask: 'handed' must be a boolean");
+        const checked = [checkTask(task), checkEpoch(calledAtEpoch, 'runTask: calledAtEpoch')] as const;
+        return handed ? handlers.runTask(...checked, true) : handlers.runTask(...checked);
+      },
     },
     lastBatch,
   };

@@ -10,6 +10,10 @@
  *                                        └──runTask(task)──► page    (a subagent that may
  *                                                                    delegate: spawn again)
  *
+ * A run's first task may skip the page: the spare is offered to the parent before the run
+ * (`offer`), waiting on a line of its own; the parent sends the task down it, and the summary
+ * comes back up it, while the page is told (it records the task, keeps its turn, ends the worker).
+ *
  * Every lifecycle step (created, ready, terminated) is reported, with the time it happened, so
  * the run's record holds it (the workers timeline reads it).
  *
@@ -24,6 +28,7 @@ import type { WorkerPhase } from '../run/record';
 import {
   checkReady,
   checkSummary,
+  type HandedRunRequest,
   type ParentRunRequest,
   type ParentWorkerApi,
   type SubagentRunRequest,
@@ -46,7 +51,7 @@ export interface Lifecycle {
 export interface AgentHandlers {
   /** `times`: when each happened in its worker (epoch milliseconds), if the worker said. */
   onEvents(events: WorkerEvent[], times?: number[]): void;
-  runTask(task: TaskRequest, calledAtEpoch: number): Promise<string>;
+  runTask(task: TaskRequest, calledAtEpoch: number, handed?: boolean): Promise<string>;
 }
 
 /** One subagent's worker, from spawn to termination. */
@@ -97,6 +102,19 @@ export interface AgentsAhead {
 }
 
 const NOTHING_AHEAD: AgentsAhead = { takeAgent: () => undefined, agentScriptIn: () => Promise.resolve() };
+
+/**
+ * The spare offered to a caller for its next task: the caller's end of the line (`hand`) goes to
+ * its worker, which sends its first task straight down it (src/workers/agent/runtime.ts).
+ */
+export interface Offer {
+  readonly id: AgentId;
+  readonly hand: MessagePort;
+  /** The subagent's summary once it has run the task; null if the offer was withdrawn first. */
+  readonly result: Promise<string | null>;
+  /** Takes the offer back, if no task has come down it yet. */
+  withdraw(): void;
+}
 
 /** A subagent's worker from `new Worker` on, before it has a task. */
 interface Started {
@@ -191,17 +209,53 @@ export class AgentWorkers {
     this.#lifecycle('parent', 'created', createdAtEpoch);
   }
 
-  /** Runs one prompt in the parent's worker; resolves when it is over, or rejects with why. */
-  async runParent(request: ParentRunRequest, sandbox: MessagePort, handlers: AgentHandlers): Promise<void> {
+  /**
+   * Runs one prompt in the parent's worker; resolves when it is over, or rejects with why. `hand`:
+   * an offered spare's line, for its first task (`offer`).
+   */
+  async runParent(
+    request: ParentRunRequest,
+    sandbox: MessagePort,
+    handlers: AgentHandlers,
+    hand?: MessagePort,
+  ): Promise<void> {
     // Not beside the script's fetch ahead: the worker would fetch it a second time, sharing the link.
     if (!this.#parent) await this.#ahead.agentScriptIn();
     this.startParent();
     const { api, failure } = this.#parent!;
     // Its messages came as events: what the run resolves with is not read.
     await Promise.race([
-      withHost(handlers, (host) => api.run(request, Comlink.transfer(sandbox, [sandbox]), host)),
+      withHost(handlers, (host) =>
+        hand
+          ? api.run(request, Comlink.transfer(sandbox, [sandbox]), host, Comlink.transfer(hand, [hand]))
+          : api.run(request, Comlink.transfer(sandbox, [sandbox]), host),
+      ),
       failure,
     ]);
+  }
+
+  /**
+   * Offers the spare, if it was started for `id`, to the caller of the next task: it waits for
+   * the task on a line of its own, with its line to the sandbox and its events' host given now.
+   * It stays the spare (a Stop or a `dropSpare` ends it) until `spawn(id)` takes it.
+   */
+  offer(id: AgentId, request: HandedRunRequest, sandbox: MessagePort, handlers: AgentHandlers): Offer | null {
+    const spare = this.#spare;
+    if (spare?.id !== id) return null;
+    const { port1, port2 } = new MessageChannel();
+    const result = Promise.race([
+      withHost(handlers, (host) =>
+        spare.api.runHanded(
+          request,
+          Comlink.transfer(sandbox, [sandbox]),
+          host,
+          Comlink.transfer(port1, [port1]),
+        ),
+      ).then((summary) => (summary === null ? null : checkSummary(summary))),
+      spare.failure,
+    ]);
+    result.catch(() => {}); // reported to whoever awaits it (the task, once handed)
+    return { id, hand: port2, result, withdraw: () => void spare.api.withdraw() };
   }
 
   /** A fresh worker for one subagent: the spare if it was started for this name, else a new one. */

@@ -6,7 +6,8 @@
  *   first script may have started it already: vite-plugins/early-sandbox.ts);
  * - the agents' worker script, fetched into the cache while the screen is built;
  * - the parent's worker and the first task's spare, started once the first screen is drawn;
- * - a spare subagent worker kept for the next task (`spare`, asked by the conversation);
+ * - a spare subagent worker kept for the next task (`spare`, asked by the conversation), to which
+ *   a run's first task goes straight from the parent's worker (src/page/conversation.ts, #offer);
  * - what the screen loads for later (`loads`): python3's runtime in idle time, the Markdown
  *   renderer and its first parse, the other languages' strings, the dialogs' code, the canvases'
  *   fonts (src/ui/warmup.svelte.ts schedules them).

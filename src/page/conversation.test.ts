@@ -148,6 +148,91 @@ class FakePool implements AgentPool {
   }
 }
 
+/** An offer of the spare to the parent (AgentWorkers.offer), as the fake parent sees it. */
+interface FakeOffer {
+  id: AgentId;
+  withdrawn: boolean;
+  task?: TaskRequest;
+  /** Hands the task down the offer, as the parent's worker does (runtime.ts, taskRunner). */
+  hand(task: TaskRequest): void;
+  /** What comes back up the hand: the subagent's summary (only on success), or null if withdrawn. */
+  result: Promise<string | null>;
+}
+
+/** Fake workers whose spare can be offered to the parent's first task. */
+class HandingPool extends FakePool {
+  readonly offers: FakeOffer[] = [];
+
+  offer(id: AgentId, _request: unknown, _sandbox: MessagePort, handlers: AgentHandlers) {
+    const spare = this.spareRef;
+    if (spare?.id !== id) return null;
+    const offer = { id, withdrawn: false } as FakeOffer;
+    offer.result = new Promise<string | null>((resolve, reject) => {
+      offer.hand = (task) => {
+        offer.task = task;
+        spare.runs++;
+        behave(task.prompt, handlers, id).then((summary) => {
+          // Its last event, stamped in its worker as it returns.
+          handlers.onEvents(
+            [{ type: 'log', agent: id, line: 'returning' }],
+            [performance.timeOrigin + performance.now()],
+          );
+          resolve(summary);
+        }, reject);
+      };
+      offer.withdraw = () => {
+        offer.withdrawn = true;
+        resolve(null);
+      };
+    });
+    offer.result.catch(() => {});
+    this.offers.push(offer);
+    const { port1 } = new MessageChannel();
+    port1.close();
+    // The page has it later than the parent: once the subagent's last batch of events is in.
+    const onPage = offer.result.then(async (summary) => (await tick(5), summary));
+    return { id, hand: port1, result: onPage, withdraw: () => offer.withdraw() };
+  }
+}
+interface FakeOffer {
+  withdraw(): void;
+}
+
+/**
+ * The parent's worker with an offer: its first task goes down the hand and its summary is taken
+ * from there as soon as it comes (before the page has recorded it); the page is told, and its
+ * answer counts only if it fails. The other tasks go to the page, all at once.
+ */
+function parentHanding(pool: HandingPool, prompts: string[]): void {
+  pool.parentScript = async (handlers) => {
+    const offer = pool.offers.at(-1);
+    const [first, ...rest] = prompts;
+    const handed = async (): Promise<string> => {
+      const task: TaskRequest = { id: `toolu_${++taskIds}`, prompt: first, description: first };
+      offer!.hand(task);
+      const told = handlers.runTask(task, performance.timeOrigin + performance.now(), true);
+      told.catch(() => {});
+      handlers.onEvents([
+        { type: 'task_start', agent: 'parent', id: task.id, description: first, prompt: first },
+      ]);
+      const up = offer!.result.then((summary) => summary ?? Promise.reject(new Error('withdrawn')));
+      const text = await Promise.race([up, told]).catch((error: Error) => `Error: ${error.message}`);
+      // Stamped when it happened in the parent's worker: as soon as the summary came up the hand.
+      handlers.onEvents(
+        [{ type: 'task_end', agent: 'parent', id: task.id, summary: text }],
+        [performance.timeOrigin + performance.now()],
+      );
+      return text;
+    };
+    pool.parentResults.push(
+      await Promise.all([handed(), ...(rest.length ? [callTasks('parent', handlers, rest)] : [])]).then(
+        ([a, b]) => [a, ...(b ?? [])],
+      ),
+    );
+    handlers.onEvents([{ type: 'log', agent: 'parent', line: 'after the tasks' }]);
+  };
+}
+
 const SETTINGS = { provider: 'demo', model: 'demo', sample: 'python', sandbox: 'fake', context: 'isolated' };
 
 function setup(limits: Partial<LoopLimits> = {}, maxSubagents = 8): RunSetup {
@@ -159,12 +244,14 @@ function setup(limits: Partial<LoopLimits> = {}, maxSubagents = 8): RunSetup {
   };
 }
 
-function conversation(options: { spare?: boolean } = {}) {
+function conversation<Pool extends FakePool = FakePool>(
+  options: { spare?: boolean; handing?: boolean } = {},
+) {
   let pool: FakePool | undefined;
   const closed: number[] = [];
   const recorded: RunEvent[] = [];
   const conv = new Conversation({
-    agents: (lifecycle) => (pool = new FakePool(lifecycle)),
+    agents: (lifecycle) => (pool = options.handing ? new HandingPool(lifecycle) : new FakePool(lifecycle)),
     sandbox: {
       port: () => {
         const { port1 } = new MessageChannel();
@@ -175,7 +262,7 @@ function conversation(options: { spare?: boolean } = {}) {
     },
     hooks: { wantsSpare: () => options.spare ?? false, recorded: (event) => recorded.push(event) },
   });
-  return { conv, pool: pool!, closed, recorded };
+  return { conv, pool: pool! as Pool, closed, recorded };
 }
 
 /** The parent calls one task per prompt at once, and keeps the summaries in the order it got them back. */
@@ -273,6 +360,41 @@ describe('Conversation', () => {
     expect(pool.spare).toBe('subagent-3');
   });
 
+  it("hands the parent's first task straight to the spare; the record reads as if the page had passed it on", async () => {
+    const { conv, pool } = conversation<HandingPool>({ spare: true, handing: true });
+    conv.warm();
+    parentHanding(pool, ['wait:3']);
+    await conv.run('go', setup());
+    expect(pool.offers.map((o) => [o.id, o.task?.prompt, o.withdrawn])).toEqual([
+      ['subagent-1', 'wait:3', false],
+    ]);
+    expect(pool.parentResults[0]).toEqual(['summary of wait:3 by subagent-1']);
+    // One worker ran it (the spare, handed the task), and it is gone.
+    expect(pool.workers.filter((w) => w.runs > 0).map((w) => [w.id, w.runs, w.terminated])).toEqual([
+      ['subagent-1', 1, true],
+    ]);
+    // The parent had the summary before the page; its task_end and what followed are recorded after the subagent's end.
+    const events = conv.liveRun!.record.events;
+    const at = (match: (e: RunEvent) => boolean) => events.findIndex(match);
+    const order = [
+      at((e) => e.type === 'task_start' && e.agent === 'parent'),
+      at((e) => e.type === 'spawn' && e.agent === 'subagent-1'),
+      at((e) => e.type === 'agent_state' && e.agent === 'subagent-1' && e.state === 'discarded'),
+      at((e) => e.type === 'task_end' && e.agent === 'parent'),
+      at((e) => e.type === 'log' && e.line === 'after the tasks'),
+      at((e) => e.type === 'status' && e.status.kind === 'finished'),
+    ];
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    for (let i = 1; i < events.length; i++) expect(events[i].t).toBeGreaterThanOrEqual(events[i - 1].t);
+    // At the time it happened: before the page ended the subagent's worker (5 ms after, here).
+    const taskEnd = events[order[3]];
+    const terminated = events.find(
+      (e) => e.type === 'worker' && e.worker === 'subagent-1' && e.phase === 'terminated',
+    )!;
+    expect(terminated.t - taskEnd.t).toBeGreaterThanOrEqual(3);
+  });
+
   it("records a worker's events at the times they happened there, not when the page read them", async () => {
     const { conv, pool } = conversation();
     const epoch = () => performance.timeOrigin + performance.now();
@@ -294,6 +416,79 @@ describe('Conversation', () => {
     const finished = events.find((e) => e.type === 'status' && e.status.kind === 'finished')!;
     expect(second.t - first.t).toBeCloseTo(4, 0);
     expect(finished.t - first.t).toBeGreaterThanOrEqual(25);
+  });
+
+  it('a second task called at once goes through the page, to a worker of its own', async () => {
+    const { conv, pool } = conversation<HandingPool>({ spare: true, handing: true });
+    conv.warm();
+    parentHanding(pool, ['wait:5', 'wait:1']);
+    await conv.run('go', setup());
+    expect(pool.parentResults[0]).toEqual([
+      'summary of wait:5 by subagent-1',
+      'summary of wait:1 by subagent-2',
+    ]);
+    expect(pool.offers.map((o) => o.task?.prompt)).toEqual(['wait:5']);
+    expect(pool.workers.filter((w) => w.runs > 0).map((w) => [w.id, w.runs])).toEqual([
+      ['subagent-1', 1],
+      ['subagent-2', 1],
+    ]);
+    expect(status(conv.liveRun!.record.events)).toEqual(['running', 'finished']);
+  });
+
+  it('a handed subagent that fails: the parent gets the error from the page, the record says failed', async () => {
+    const { conv, pool } = conversation<HandingPool>({ spare: true, handing: true });
+    conv.warm();
+    parentHanding(pool, ['die']);
+    await conv.run('go', setup());
+    expect(pool.parentResults[0]).toEqual(['Error: the subagent-1 worker failed']);
+    const states = conv.liveRun!.record.events.filter((e) => e.type === 'agent_state');
+    expect(states.map((e) => [e.agent, e.state])).toEqual([['subagent-1', 'failed']]);
+    expect(pool.spareRef?.terminated ?? true).toBe(true);
+    expect(status(conv.liveRun!.record.events)).toEqual(['running', 'finished']);
+  });
+
+  it('an offer the run does not take is withdrawn: the spare stays the spare, offered again next run', async () => {
+    const { conv, pool } = conversation<HandingPool>({ spare: true, handing: true });
+    conv.warm();
+    pool.parentScript = async (handlers) =>
+      handlers.onEvents([{ type: 'log', agent: 'parent', line: 'no task' }]);
+    await conv.run('go', setup());
+    expect(pool.offers.map((o) => [o.id, o.withdrawn])).toEqual([['subagent-1', true]]);
+    expect(pool.spare).toBe('subagent-1');
+    expect(pool.spareRef!.terminated).toBe(false);
+    // Nothing of the spare's waiting was held back in the record, nor left held for the next run.
+    parentHanding(pool, ['wait:1']);
+    await conv.run('again', setup());
+    expect(pool.offers.map((o) => [o.id, o.withdrawn, o.task?.prompt])).toEqual([
+      ['subagent-1', true, undefined],
+      ['subagent-1', false, 'wait:1'],
+    ]);
+    expect(pool.parentResults.at(-1)).toEqual(['summary of wait:1 by subagent-1']);
+    const spawns = conv.liveRun!.record.events.filter((e) => e.type === 'spawn');
+    expect(spawns.map((e) => e.agent)).toEqual(['subagent-1']);
+  });
+
+  it('a spare still starting is not offered: the first task goes through the page to it', async () => {
+    const { conv, pool } = conversation<HandingPool>({ spare: true, handing: true });
+    conv.warm();
+    pool.spareReady = false;
+    parentCalling(pool, ['wait:1']);
+    await conv.run('go', setup());
+    expect(pool.offers).toEqual([]);
+    expect(pool.parentResults[0]).toEqual(['summary of wait:1 by subagent-1']);
+    expect(pool.workers.filter((w) => w.runs > 0).map((w) => w.id)).toEqual(['subagent-1']);
+  });
+
+  it('Stop while a handed subagent runs ends it and every other worker at once', async () => {
+    const { conv, pool } = conversation<HandingPool>({ spare: true, handing: true });
+    conv.warm();
+    parentHanding(pool, ['hang']);
+    const running = conv.run('go', setup());
+    await tick(5);
+    conv.stop();
+    await running;
+    expect(pool.alive.size).toBe(0);
+    expect(status(conv.liveRun!.record.events)).toEqual(['running', 'stopped']);
   });
 
   it('runs at most 8 subagents at once; the others wait in call order and answer in call order', async () => {

@@ -11,6 +11,12 @@
  * A subagent's worker is alive from its turn to its summary: a subagent waiting for subagents of
  * its own keeps its worker (and its turn), so the queue keeps turns back for a delegation chain's
  * deeper levels (task-queue.ts), and a chain always finishes.
+ *
+ * A run's first task may skip the page's thread, which is busy drawing the run: before the run,
+ * the spare is offered to the parent with a turn kept for it (#offer), the parent hands its first
+ * task straight to it and takes the summary from it, and the page is told (#runHanded). The
+ * record reads as if the page had passed them on: the parent's `task_end` for it and whatever the
+ * parent does next are recorded after the subagent's last event.
  */
 import type { TaskRequest } from '../core/loop';
 import type { AgentId, Message } from '../core/messages';
@@ -21,7 +27,9 @@ import { LiveRun } from '../run/live';
 import type { RunEvent, RunSettings, WorkerPhase } from '../run/record';
 import type { RunView } from '../run/view';
 import type { AgentSettings, TimingEvent, WorkerEvent } from '../workers/agent/protocol';
-import type { AgentHandlers, Lifecycle, SubagentWorker } from './agent-workers';
+import type { AgentHandlers, Lifecycle, Offer, SubagentWorker } from './agent-workers';
+import type { HandedRunRequest } from '../workers/agent/protocol';
+import { ProtocolError } from '../workers/agent/protocol';
 import { withLine, type SandboxLine } from './sandbox-line';
 import { RecordOrder } from './record-order';
 import { TaskQueue, type Turn } from './task-queue';
@@ -42,7 +50,10 @@ export interface AgentPool {
     request: { prompt: string; history: Message[]; settings: AgentSettings },
     sandbox: MessagePort,
     handlers: AgentHandlers,
+    hand?: MessagePort,
   ): Promise<void>;
+  /** Offers the spare named `id` to the parent's first task (null if it is not the spare); optional. */
+  offer?(id: AgentId, request: HandedRunRequest, sandbox: MessagePort, handlers: AgentHandlers): Offer | null;
   /** A fresh worker for one subagent: the spare if it was started for this name. */
   spawn(id: AgentId): SubagentWorker;
   stopAll(): AgentId[];
@@ -94,6 +105,18 @@ export interface ConversationDeps {
   clock?: { timeOrigin: number; now(): number };
   /** A record's id. */
   newId?(): string;
+}
+
+/** The spare offered to a run's parent, with the turn and the sandbox line kept for it. */
+interface Offered {
+  readonly offer: Offer;
+  readonly turn: Turn;
+  readonly line: SandboxLine;
+  readonly release: () => void;
+  /** The parent has handed its task down it. */
+  taken: boolean;
+  /** Settles when the page has recorded the handed task's end (its summary, or its failure). */
+  ended?: Promise<unknown>;
 }
 
 class Stopped extends Error {
@@ -221,6 +244,7 @@ export class Conversation {
     this.#queue = queue;
     const run = this.#run ?? this.#begin(prompt, setup.settings);
     let releasePort = () => {};
+    let offered: Offered | undefined;
     this.#record({ type: 'run', prompt, settings: setup.settings });
     this.#record({ type: 'status', status: { kind: 'running' } });
     this.#noteSpare();
@@ -229,17 +253,28 @@ export class Conversation {
       const history = resumableHistory(run.view.parent.messages);
       const { port, line, release } = this.#sandbox.port();
       releasePort = release;
+      offered = this.#offer(queue, setup, controller.signal);
+      const handed = offered;
       await untilStopped(
         withLine(
-          this.#agents.runParent({ prompt, history, settings: setup.agent }, port, {
-            onEvents: (events, times) => this.#onEvents(events, times),
-            runTask: (task, calledAtEpoch) =>
-              this.#runTask(task, calledAtEpoch, controller.signal, 'parent', 1),
-          }),
+          this.#agents.runParent(
+            { prompt, history, settings: setup.agent },
+            port,
+            {
+              onEvents: (events, times) => this.#onEvents(events, times),
+              runTask: (task, calledAtEpoch, isHanded) =>
+                isHanded
+                  ? this.#runHanded(task, calledAtEpoch, controller.signal, handed)
+                  : this.#runTask(task, calledAtEpoch, controller.signal, 'parent', 1),
+            },
+            offered?.offer.hand,
+          ),
           line,
         ),
         controller.signal,
       );
+      // The parent had the summary before the page: the run is over once the page has it too.
+      if (offered?.ended) await untilStopped(offered.ended, controller.signal);
       this.#record({ type: 'status', status: { kind: 'finished' } });
     } catch (error) {
       if (controller.signal.aborted) this.#record({ type: 'status', status: { kind: 'stopped' } });
@@ -251,6 +286,7 @@ export class Conversation {
       }
     } finally {
       releasePort();
+      if (offered && !offered.taken) this.#withdraw(offered);
       queue.close();
       this.#order.releaseAll();
       this.#controller = undefined;
@@ -355,6 +391,76 @@ export class Conversation {
         });
       return { line, release, summary };
     });
+  }
+
+  /**
+   * The spare offered to the parent for its first task, if there is one ready: a turn is
+   * kept for it and its line to the sandbox made now. The spare's own events are not held; its
+   * run's are, until the parent's `task_start` for it.
+   */
+  #offer(queue: TaskQueue, setup: RunSetup, signal: AbortSignal): Offered | undefined {
+    const id = `subagent-${this.#spawned + 1}`;
+    if (!this.#agents.offer || this.#agents.spare !== id || !this.#wantsSpare()) return undefined;
+    // Only a spare that is ready: one still starting (a run clicked right after the last, whose
+    // task started it) would hold a fast first task up, where the page's path lets it start.
+    if (!this.#agents.isReady(id)) return undefined;
+    const turn = queue.take(1);
+    if (!turn.now) {
+      turn.done();
+      return undefined;
+    }
+    const { port, line, release } = this.#sandbox.port();
+    const offer = this.#agents.offer(id, { agent: id, depth: 1, settings: setup.agent }, port, {
+      onEvents: (events, times) => this.#onEvents(events, times),
+      runTask: (inner, at) => this.#runTask(inner, at, signal, id, 2),
+    });
+    if (!offer) {
+      release();
+      turn.done();
+      return undefined;
+    }
+    this.#order.offered(id);
+    return { offer, turn, line, release, taken: false };
+  }
+
+  /** The run ended with its offer untaken: the spare stays the spare, its turn and line are given back. */
+  #withdraw(offered: Offered): void {
+    offered.offer.withdraw();
+    offered.release();
+    offered.turn.done();
+    this.#order.withdrawn(offered.offer.id);
+  }
+
+  /**
+   * The parent's first task, handed by its worker to the spare offered to it (#offer): recorded
+   * as any task is, and its worker ended once its summary is recorded. The parent has the summary
+   * already; its events from its `task_end` on wait for this subagent's end in the record.
+   */
+  async #runHanded(
+    task: TaskRequest,
+    calledAtEpoch: number,
+    signal: AbortSignal,
+    offered: Offered | undefined,
+  ): Promise<string> {
+    if (!offered || offered.taken)
+      throw new ProtocolError('runTask: no worker was offered for a handed task');
+    offered.taken = true;
+    const { id, start } = this.#announce(task, calledAtEpoch, 'parent');
+    if (id !== offered.offer.id)
+      throw new ProtocolError(`runTask: ${offered.offer.id} was offered, not ${id}`);
+    // The parent's held events follow its subagent's end in the record (./record-order.ts).
+    this.#order.handed('parent', task.id, id);
+    const ended = this.#inWorker(id, start, signal, offered.turn, () => ({
+      line: offered.line,
+      release: offered.release,
+      summary: () =>
+        offered.offer.result.then((summary) => {
+          if (summary === null) throw new Error(`${id} was withdrawn before its task came`);
+          return summary;
+        }),
+    }));
+    offered.ended = ended.catch(() => {});
+    return ended;
   }
 
   /** A task called: its subagent's name, and its events held until the caller's `task_start`. */

@@ -10,7 +10,7 @@ import { eventForwarder, taskRunner, toolHandlers } from './runtime';
 
 /** What the page calls in the worker named `parent`. */
 export const parentApi: ParentWorkerApi = {
-  async run(request, sandbox, host: ParentHost) {
+  async run(request, sandbox, host: ParentHost, hand?: MessagePort) {
     const events = eventForwarder(host);
     try {
       const { prompt, history, settings } = checkParentRun(request);
@@ -24,9 +24,10 @@ export const parentApi: ParentWorkerApi = {
         limits: settings.limits,
         concurrentTasks: true,
         onEvent: events.onEvent,
-        runTask: taskRunner(host, events),
+        runTask: taskRunner(host, events, hand),
       });
     } finally {
+      hand?.close();
       events.end();
     }
   },

@@ -5,7 +5,8 @@ import {
   checkReady,
   checkSettings,
   checkSubagentRun,
-  checkSummary,
+  checkHandedSummary,
+  checkHandedTask,
   checkTask,
   ProtocolError,
 } from './protocol';
@@ -177,8 +178,13 @@ describe('checks where worker messages arrive', () => {
     expect(() => checkReady('subagent-1')).toThrow(ProtocolError);
   });
 
-  it("a subagent's summary is checked where it arrives", () => {
-    expect(checkSummary('It uses pytest.')).toBe('It uses pytest.');
-    expect(() => checkSummary(1)).toThrow('summary: expected a string');
+  it('a task down a hand, and its summary up it, are checked where they arrive', () => {
+    const task = { id: 't', prompt: 'p', description: 'd' };
+    expect(checkHandedTask({ task })).toEqual(task);
+    expect(() => checkHandedTask('p')).toThrow('handed task: expected an object');
+    expect(() => checkHandedTask({ task: { ...task, id: 1 } })).toThrow("'id' must be a string");
+    expect(checkHandedSummary({ summary: 'It uses pytest.' })).toBe('It uses pytest.');
+    expect(() => checkHandedSummary(null)).toThrow('handed summary: expected an object');
+    expect(() => checkHandedSummary({ summary: 1 })).toThrow('summary: expected a string');
   });
 });

@@ -69,8 +69,13 @@ export interface EventHost {
 
 /** The page's side of an agent that has `task`: the parent, or a subagent that may delegate. */
 export interface TaskHost extends EventHost {
-  /** Runs one subagent in its own worker; resolves with its summary only. */
-  runTask(task: TaskRequest, calledAtEpoch: number): Promise<string>;
+  /**
+   * Runs one subagent in its own worker; resolves with its summary only. `handed`: the caller
+   * handed the task itself to the worker offered to it (`SubagentWorkerApi.runHanded`), and the
+   * page only records it, keeps its turn and ends its worker: the summary it resolves with comes
+   * to the caller first on the hand's port.
+   */
+  runTask(task: TaskRequest, calledAtEpoch: number, handed?: boolean): Promise<string>;
 }
 
 export type ParentHost = TaskHost;
@@ -93,9 +98,26 @@ export interface SubagentRunRequest {
 }
 
 export interface ParentWorkerApi {
-  /** Resolves when the run is over: its messages reached the page as events already. */
-  run(request: ParentRunRequest, sandbox: MessagePort, host: ParentHost): Promise<void>;
+  /**
+   * Resolves when the run is over: its messages reached the page as events already. `hand`, if
+   * given, is a line to a subagent's worker waiting for a task: the run's first `task` call goes
+   * down it (as a HandedTask) and its summary comes back on it, not through the page.
+   */
+  run(request: ParentRunRequest, sandbox: MessagePort, host: ParentHost, hand?: MessagePort): Promise<void>;
 }
+
+/** What a caller sends down a hand's port: its task, as it would have sent it to the page. */
+export interface HandedTask {
+  task: TaskRequest;
+}
+
+/** What comes back up a hand's port: the summary, once the subagent has finished. A failure comes through the page. */
+export interface HandedSummary {
+  summary: string;
+}
+
+/** A subagent's run that waits for its task on a hand's port: a run request without the task. */
+export type HandedRunRequest = Omit<SubagentRunRequest, 'prompt' | 'forkFrom'>;
 
 /** A subagent worker's answer once it can take its run: its name, and when (its own clock). */
 export interface WorkerReady {
@@ -106,6 +128,19 @@ export interface WorkerReady {
 export interface SubagentWorkerApi {
   ready(): WorkerReady;
   run(request: SubagentRunRequest, sandbox: MessagePort, host: TaskHost): Promise<string>;
+  /**
+   * Waits on `hand` for a caller's task (a HandedTask), runs it as `run` would and sends the
+   * summary back up `hand` as well as to the page; resolves with null, having run nothing, if the
+   * offer is withdrawn first (the caller's run ended without a task).
+   */
+  runHanded(
+    request: HandedRunRequest,
+    sandbox: MessagePort,
+    host: TaskHost,
+    hand: MessagePort,
+  ): Promise<string | null>;
+  /** Withdraws the offer `runHanded` waits on, if no task has come down it yet. */
+  withdraw(): void;
 }
 
 /** Checks settings that arrive in a worker. */
@@ -251,7 +286,19 @@ export function checkTask(value: unknown): TaskRequest {
   };
 }
 
-/** Checks a subagent's summary where it arrives: on the page from its worker, in its caller from the page. */
+/** Checks a task as it arrives down a hand's port in a subagent's worker, from its caller's worker. */
+export function checkHandedTask(value: unknown): TaskRequest {
+  if (!isRecord(value)) throw new ProtocolError('handed task: expected an object');
+  return checkTask(value.task);
+}
+
+/** Checks a summary as it arrives up a hand's port, in the caller's worker. */
+export function checkHandedSummary(value: unknown): string {
+  if (!isRecord(value)) throw new ProtocolError('handed summary: expected an object');
+  return checkSummary(value.summary);
+}
+
+/** Checks a subagent's summary where it arrives: on the page from its worker, in the parent from the page. */
 export function checkSummary(value: unknown): string {
   if (typeof value !== 'string') throw new ProtocolError('summary: expected a string');
   return value;

@@ -10,8 +10,10 @@ import type { Sandbox } from '../../sandbox/sandbox';
 import { StopCell } from '../../sandbox/stop-signal';
 import type { RunTask } from '../../core/loop';
 import {
+  checkHandedSummary,
   checkSummary,
   type AgentSettings,
+  type HandedTask,
   type EventHost,
   type TaskHost,
   type WorkerEvent,
@@ -62,6 +64,20 @@ export function toolHandlers(port: MessagePort, settings: AgentSettings): Record
 
 const epoch = () => performance.timeOrigin + performance.now();
 
+/** The next message on `port`, checked as it arrives (a hand's task, or its summary). */
+export function nextMessage<T>(port: MessagePort, check: (data: unknown) => T): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    port.onmessage = ({ data }) => {
+      port.onmessage = null;
+      try {
+        resolve(check(data));
+      } catch (error) {
+        reject(error);
+      }
+    };
+  });
+}
+
 export interface EventForwarder {
   onEvent: EventSink;
   /** Sends what is queued now (before a call whose order matters, like `runTask`). */
@@ -109,9 +125,32 @@ export function eventForwarder(host: Comlink.Remote<EventHost> | EventHost): Eve
  * The loop's `runTask`, sent to the page (which starts the subagent's own worker). The call goes
  * before the queued events: the page starts the worker first, then renders the task call while
  * that worker loads.
+ *
+ * With a `hand` (a line to a subagent's worker waiting for a task, offered by the page), the
+ * first task goes down it instead, and its summary comes back up it: the page, whose thread is
+ * busy drawing the run, is told of the task but is not on its way. Its answer to `runTask` is
+ * then only the fallback that reports a failure (the subagent's worker answers only success).
  */
-export function taskRunner(host: Comlink.Remote<TaskHost> | TaskHost, events: EventForwarder): RunTask {
+export function taskRunner(
+  host: Comlink.Remote<TaskHost> | TaskHost,
+  events: EventForwarder,
+  hand?: MessagePort,
+): RunTask {
+  let offered = hand;
   return (task) => {
+    const handed = offered;
+    offered = undefined;
+    if (handed) {
+      const summary = nextMessage(handed, checkHandedSummary);
+      handed.postMessage({ task } satisfies HandedTask);
+      const told = Promise.resolve(host.runTask(task, epoch(), true)).then(checkSummary);
+      events.send();
+      // Whichever settles first: the summary up the hand, or the page's answer (a failure).
+      return Promise.race([summary, told]).finally(() => {
+        handed.close();
+        told.catch(() => {});
+      });
+    }
     // Checked where it arrives: on the page (src/page/agent-hosts.ts).
     const spawned = host.runTask(task, epoch());
     events.send();

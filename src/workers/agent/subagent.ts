@@ -6,8 +6,17 @@
  */
 import { runSubagent } from '../../core/loop';
 import { createModel } from '../../models';
-import { checkSubagentRun, type SubagentWorkerApi, type TaskHost } from './protocol';
-import { eventForwarder, taskRunner, toolHandlers } from './runtime';
+import {
+  checkHandedTask,
+  checkSubagentRun,
+  type HandedSummary,
+  type SubagentWorkerApi,
+  type TaskHost,
+} from './protocol';
+import { eventForwarder, nextMessage, taskRunner, toolHandlers } from './runtime';
+
+/** Ends the wait of the offer `runHanded` is waiting on, if there is one. */
+let withdrawOffer: (() => void) | undefined;
 
 /** What the page calls in a worker named `subagent-N`. */
 export const subagentApi: SubagentWorkerApi = {
@@ -35,5 +44,29 @@ export const subagentApi: SubagentWorkerApi = {
     } finally {
       events.end();
     }
+  },
+
+  async runHanded(request, sandbox, host, hand) {
+    const withdrawn = new Promise<null>((resolve) => (withdrawOffer = () => resolve(null)));
+    const task = await Promise.race([nextMessage(hand, checkHandedTask), withdrawn]).finally(() => {
+      withdrawOffer = undefined;
+      hand.onmessage = null;
+    });
+    if (!task) {
+      hand.close();
+      sandbox.close();
+      // No events, but an end to them: the page takes the answer once their last batch is in.
+      eventForwarder(host).end();
+      return null;
+    }
+    const run = { ...request, prompt: task.prompt, ...(task.forkFrom ? { forkFrom: task.forkFrom } : {}) };
+    const summary = await subagentApi.run(run, sandbox, host);
+    hand.postMessage({ summary } satisfies HandedSummary);
+    hand.close();
+    return summary;
+  },
+
+  withdraw() {
+    withdrawOffer?.();
   },
 };
