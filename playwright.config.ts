@@ -8,23 +8,16 @@ const MOCK_API_PORT = Number(process.env.MOCK_API_PORT ?? 41801);
 const BUILD = process.env.S04_E2E_BUILT === '1' ? '' : 'npx vite build --mode test --logLevel warn && ';
 
 /**
- * The specs whose tests mostly wait: on timers (python3's load ahead, a service worker's install,
- * WebContainer's boot giving up, the demo at a person's pace) or on an emulated slow link. Their
+ * The specs whose tests mostly wait: on timers (a service worker's install, WebContainer's boot
+ * giving up, the demo at a person's pace) or on an emulated slow link. Their
  * time was 30-52% idle where the others' was 11-18%. scripts/test-all.mjs runs them in a second
  * Playwright run beside the others (S04_E2E_LANE=waiting, then =busy for the rest); with no lane
  * named, a run has every spec. (The relay's spec waits too, on the SDK's retries, but it counts the
  * pieces of a reply 100 ms apart as the page draws them: beside the busy run it once saw one.)
  */
-const WAITING = [
-  'python-preload',
-  'mixed-deploy',
-  'states',
-  'sandbox',
-  'first-visit',
-  'quiet-header',
-  'slow-network',
-  'service-worker',
-].map((name) => `**/${name}.spec.ts`);
+const WAITING = ['mixed-deploy', 'states', 'sandbox', 'first-visit', 'quiet-header', 'service-worker'].map(
+  (name) => `**/${name}.spec.ts`,
+);
 const LANE = process.env.S04_E2E_LANE;
 
 export default defineConfig({

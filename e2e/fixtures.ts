@@ -88,27 +88,38 @@ export class Watch {
     await this.page.addInitScript(recordWorkers);
   }
 
-  /**
-   * Every worker created so far but the spare: the next subagent's worker, started ahead
-   * before any task has taken it (AgentWorkers.prepare). It has run nothing, so it is no part of
-   * what a run used; `spare()` names it.
-   */
-  async #log(): Promise<Array<{ name: string; terminated: boolean }>> {
-    return this.page.evaluate(() => {
-      const page = window as unknown as {
-        __workerLog?: Array<{ name: string; terminated: boolean }>;
-        __s04?: { spareWorker: string | null };
-      };
-      const spare = page.__s04?.spareWorker ?? null;
-      return (page.__workerLog ?? []).filter((w) => !(w.name === spare && !w.terminated));
-    });
+  /** Every worker created so far, as the page created and ended them. */
+  async #all(): Promise<Array<{ name: string; terminated: boolean; terminatedAt?: number }>> {
+    return this.page.evaluate(
+      () =>
+        (
+          window as unknown as {
+            __workerLog?: Array<{ name: string; terminated: boolean; terminatedAt?: number }>;
+          }
+        ).__workerLog ?? [],
+    );
   }
 
-  /** The spare subagent worker alive now and waiting for a task, if any. */
+  /**
+   * Every worker created so far but the spare: the next subagent's worker, started ahead before
+   * any task has taken it. It has run nothing, so it is no part of what a run used; `spare()` names it.
+   */
+  async #log(): Promise<Array<{ name: string; terminated: boolean; terminatedAt?: number }>> {
+    const spare = await this.spare();
+    return (await this.#all()).filter((w) => !(w.name === spare && !w.terminated));
+  }
+
+  /**
+   * The spare subagent worker alive now and waiting for a task, if any: a subagent's worker that is
+   * running and has no messages region on screen (a task's subagent has one from its spawn).
+   */
   async spare(): Promise<string | null> {
-    return this.page.evaluate(
-      () => (window as unknown as { __s04?: { spareWorker: string | null } }).__s04?.spareWorker ?? null,
-    );
+    const alive = (await this.#all()).filter((w) => w.name.startsWith('subagent-') && !w.terminated);
+    for (const { name } of alive) {
+      const n = Number(name.slice('subagent-'.length));
+      if ((await subagentRegion(this.page, n).count()) === 0) return name;
+    }
+    return null;
   }
 
   /** Names of every worker created so far (but the spare), sorted. */
@@ -121,20 +132,15 @@ export class Watch {
    * `run:finished` mark?
    */
   async terminatedBeforeRunFinished(prefix: string): Promise<Record<string, boolean>> {
-    return this.page.evaluate((prefix) => {
-      const page = window as unknown as {
-        __workerLog: Array<{ name: string; terminatedAt?: number }>;
-        __s04?: { spareWorker: string | null };
-      };
-      const spare = page.__s04?.spareWorker ?? null;
+    const finished = await this.page.evaluate(() => {
       const marks = performance.getEntriesByName('run:finished');
-      const finished = marks[marks.length - 1]?.startTime ?? -1;
-      return Object.fromEntries(
-        page.__workerLog
-          .filter((w) => w.name.startsWith(prefix) && !(w.name === spare && w.terminatedAt === undefined))
-          .map((w) => [w.name, w.terminatedAt !== undefined && w.terminatedAt <= finished]),
-      );
-    }, prefix);
+      return marks[marks.length - 1]?.startTime ?? -1;
+    });
+    return Object.fromEntries(
+      (await this.#log())
+        .filter((w) => w.name.startsWith(prefix))
+        .map((w) => [w.name, w.terminatedAt !== undefined && w.terminatedAt <= finished]),
+    );
   }
 
   /** Names of the workers with this prefix that are still running. */
@@ -170,9 +176,15 @@ export const parentList = (page: Page) =>
 export const subagentRegion = (page: Page, n: number) =>
   page.getByRole('region', { name: `Subagent ${n} messages` });
 
+/**
+ * `S04_E2E_AHEAD=off`: the specs run with the page doing nothing ahead of time (`ahead=off` in the
+ * URL `open` goes to: src/page/ahead.ts); the app must behave the same, only slower.
+ */
+export const AHEAD_OFF = process.env.S04_E2E_AHEAD === 'off';
+
 /** Opens the playground and waits for the sandbox. */
 export async function open(page: Page, query = 'speed=instant'): Promise<void> {
-  await page.goto(`/?${query}`);
+  await page.goto(`/?${query}${AHEAD_OFF ? '&ahead=off' : ''}`);
   // Checked in the page each frame: expect's polling backs off to 500 ms, and it made every test
   // wait about 0.3 s more than the page did.
   await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);

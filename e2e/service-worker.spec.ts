@@ -3,8 +3,15 @@
  * (and Chromium compiles each script it keeps), so it fetches nothing while a run is under way and
  * goes on once the run has ended (src/page/service-worker.svelte.ts, setBusy); nor while the learner
  * moves through a run (a scrub draws a step a frame).
+ *
+ * And on a host that sends no COOP/COEP headers (GitHub Pages: the same build served by
+ * scripts/serve-static.mjs), a first visit is made cross-origin isolated by the worker at once,
+ * before the page loads python3 ahead, by one reload made only while nothing of the learner's is
+ * on screen.
  */
+import type { Page, Request } from '@playwright/test';
 import { parentCallsRecord } from '../scripts/records.mjs';
+import { serveStatic } from '../scripts/serve-static.mjs';
 import { expect, holdRequests, importFile, open, PROMPTS, runtimeDetails, status, test } from './fixtures';
 
 test('the first install fetches no file while a run is under way, and finishes after it', async ({
@@ -64,4 +71,63 @@ test('the first install waits while the learner moves through a run, and is made
   await runtimeDetails(page);
   await expect(page.getByText(/^Saved for offline use/)).toBeVisible({ timeout: 30_000 });
   expect(fetched.filter((at) => at >= stopped).length).toBeGreaterThan(0);
+});
+
+test.describe('on a host without COOP/COEP headers', () => {
+  let server: Awaited<ReturnType<typeof serveStatic>>;
+  test.beforeAll(async () => {
+    server = await serveStatic({ dir: 'dist' }); // the build the other tests get from `vite preview`
+  });
+  test.afterAll(async () => server?.close());
+
+  const isolated = (page: Page) => page.evaluate(() => crossOriginIsolated).catch(() => false);
+  /** Each document the page loaded, and each of python3's files asked for, in the order they came. */
+  function watchLoads(page: Page): string[] {
+    const loads: string[] = [];
+    page.context().on('request', (request: Request) => {
+      if (!request.url().startsWith(server.url)) return;
+      if (request.resourceType() === 'document' && !request.serviceWorker()) loads.push('document');
+      else if (new URL(request.url()).pathname.startsWith('/pyodide/')) loads.push('pyodide');
+    });
+    return loads;
+  }
+
+  test('a first visit is isolated by one reload before python3 is loaded ahead, which the isolated page then loads', async ({
+    page,
+    watch,
+  }) => {
+    watch.allow(/Failed to load resource: the server responded with a status of 404/); // the relay's probe
+    const loads = watchLoads(page);
+    await page.goto(`${server.url}?speed=instant`); // the python sample, which loads python3 ahead
+    expect(await isolated(page)).toBe(false);
+    await expect.poll(() => isolated(page), { timeout: 30_000, intervals: [100] }).toBe(true);
+    // The worker registered at once: the host's page loaded nothing of python3 before the reload.
+    expect(loads).toEqual(['document', 'document']);
+    await expect(status(page)).toHaveText(/^Idle/);
+    // python3 is loaded ahead by the isolated page, served through the worker.
+    await expect.poll(() => loads.includes('pyodide'), { timeout: 60_000, intervals: [200] }).toBe(true);
+    expect(loads.slice(0, 2)).toEqual(['document', 'document']);
+  });
+
+  test('with a prompt typed before the worker is ready, the page is not reloaded: the reload is offered', async ({
+    page,
+    context,
+    watch,
+  }) => {
+    watch.allow(/Failed to load resource: the server responded with a status of 404/);
+    const loads = watchLoads(page);
+    // The install is held until the learner has typed: the worker cannot be ready before.
+    const release = await holdRequests(context, '**/assets/webcontainer-shell-*.js');
+    await page.goto(`${server.url}?speed=instant`);
+    await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
+    await page.getByRole('textbox', { name: 'Prompt' }).fill('My own question');
+    release();
+    await runtimeDetails(page);
+    await expect(page.getByText(/^Reload once to make this page cross-origin isolated/)).toBeVisible({
+      timeout: 30_000,
+    });
+    expect(loads.filter((load) => load === 'document')).toEqual(['document']);
+    await expect(page.getByRole('textbox', { name: 'Prompt' })).toHaveValue('My own question');
+    expect(await isolated(page)).toBe(false);
+  });
 });

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { callWorker, expect, holdRequests, open, PROMPTS, runSample, test } from './fixtures';
+import { callWorker, expect, open, PROMPTS, runSample, test } from './fixtures';
 
 /**
  * Start-up of the offline sandbox, and its shell as the browser gets it: just-bash's code-split
@@ -53,26 +53,6 @@ let execs = 0;
 const exec = (page: Page, command: string) =>
   call<ExecResult>(page, 'exec', { id: ++execs, command, timeoutMs: 10_000, agent: 'user' });
 
-test('the sandbox worker mounts the default sample at once, and the page’s sample when told, without waiting for the app', async ({
-  page,
-}) => {
-  await open(page);
-
-  // Started the way the page's first script starts it: posted the page's query string.
-  await startProbe(page, '?speed=instant&sample=typescript');
-  const files = await mountedFiles(page);
-  expect(files.some((path) => path.endsWith('.ts'))).toBe(true);
-  expect(files.some((path) => path.endsWith('.py'))).toBe(false);
-  await page.evaluate(() => (window as unknown as { probe: Worker }).probe.terminate());
-
-  // Without that message (it waits for the page's busy thread) it mounts the default sample at
-  // once: the python one.
-  await startProbe(page);
-  const defaults = await mountedFiles(page);
-  expect(defaults.some((path) => path.endsWith('.py'))).toBe(true);
-  expect(defaults.some((path) => path.endsWith('.ts'))).toBe(false);
-});
-
 test('the shell in the browser: commands load on first use, and the Node-only ones are absent', async ({
   page,
 }) => {
@@ -102,104 +82,6 @@ test('the shell in the browser: commands load on first use, and the Node-only on
     expect(result.exitCode, name).toBe(127);
     expect(result.stderr, name).toContain(`${name}: command not available in browser environments`);
   }
-});
-
-test('once the sandbox is ready, the parent’s worker is started ahead of the first run', async ({
-  page,
-  watch,
-}) => {
-  await open(page);
-  await expect.poll(() => watch.open('parent')).toEqual(['parent']);
-  expect(await page.evaluate(() => performance.getEntriesByName('model:call').length)).toBe(0);
-});
-
-test('the agents’ workers start with the first screen, not after the sandbox; the first task takes the spare', async ({
-  page,
-  watch,
-}) => {
-  // The sandbox's script is held back, so the screen is up long before the sandbox is ready.
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/assets\/sandbox-[\w-]+\.js$/, async (route) => {
-    await held;
-    await route.continue();
-  });
-  await page.goto('/?speed=instant');
-  await expect(page.getByRole('status')).toHaveText(/^Idle \(starting the sandbox/);
-  await expect.poll(() => watch.open('parent')).toEqual(['parent']);
-  await expect.poll(() => watch.open('subagent')).toEqual(['subagent-1']);
-  expect(await page.evaluate(() => performance.getEntriesByName('sandbox:ready').length)).toBe(0);
-
-  release();
-  await runSample(page, PROMPTS.framework);
-  // One worker each: the run used the ones started with the screen, and subagent-1 was its task's.
-  const names = await watch.names();
-  expect(names.filter((name) => name === 'parent')).toHaveLength(1);
-  expect(names.filter((name) => name === 'subagent-1')).toHaveLength(1);
-  await expect.poll(() => watch.spare()).toBe('subagent-2'); // the next task's
-});
-
-test('as a task returns, the next task’s worker starts at once, before the run is over', async ({
-  page,
-  watch,
-}) => {
-  await open(page);
-  await runSample(page, PROMPTS.framework);
-  await expect.poll(() => watch.spare()).toBe('subagent-2');
-  const { first, next, finished } = await page.evaluate(() => {
-    const log = (
-      window as unknown as { __workerLog: Array<{ name: string; createdAt: number; terminatedAt?: number }> }
-    ).__workerLog;
-    return {
-      first: log.find((w) => w.name === 'subagent-1')!,
-      next: log.find((w) => w.name === 'subagent-2')!,
-      finished: performance.getEntriesByName('run:finished')[0].startTime,
-    };
-  });
-  // Not in idle time after the run: a prompt clicked again at once would wait for its script.
-  expect(first.terminatedAt).toBeDefined();
-  expect(next.createdAt).toBeGreaterThanOrEqual(first.terminatedAt!);
-  expect(next.createdAt).toBeLessThan(finished);
-  // And a second run takes it: one worker per task, each terminated as its task returned.
-  await runSample(page, PROMPTS.framework);
-  expect(await watch.terminatedBeforeRunFinished('subagent-')).toEqual({
-    'subagent-1': true,
-    'subagent-2': true,
-  });
-  await expect.poll(() => watch.spare()).toBe('subagent-3');
-});
-
-test('the sandbox loads ICU’s data once, just after it is ready, for the page’s chart and the first sort', async ({
-  page,
-}) => {
-  await open(page);
-  const sandbox = page.workers().find((worker) => /\/assets\/sandbox-[\w-]+\.js/.test(worker.url()))!;
-  // On the epoch, to compare the worker's timeline with the page's.
-  const loads = () =>
-    sandbox.evaluate(() =>
-      performance
-        .getEntriesByName('sandbox:icu-data')
-        .map((entry) => performance.timeOrigin + entry.startTime),
-    );
-  await expect.poll(loads).toHaveLength(1);
-  const ready = await page.evaluate(
-    () => performance.timeOrigin + performance.getEntriesByName('sandbox:ready')[0].startTime,
-  );
-  // After the mount, so the ready mark does not wait for it (1 ms for the two clocks' rounding).
-  expect((await loads())[0]).toBeGreaterThanOrEqual(ready - 1);
-  // A run does not load it again.
-  await runSample(page, PROMPTS.framework);
-  expect(await loads()).toHaveLength(1);
-  // Nor does a second mount (a fresh copy of the sample, as for each run of a comparison).
-  await startProbe(page);
-  await call(page, 'boot', 'python');
-  await call(page, 'boot', 'typescript');
-  const probe = page.workers().find((worker) => worker.url() === sandbox.url() && worker !== sandbox)!;
-  await expect
-    .poll(() => probe.evaluate(() => performance.getEntriesByName('sandbox:icu-data').length))
-    .toBe(1);
-  await page.waitForTimeout(100); // the second mount's turn to load it, if it were to
-  expect(await probe.evaluate(() => performance.getEntriesByName('sandbox:icu-data').length)).toBe(1);
 });
 
 test('the sandbox’s script throws nothing at its top level as it starts, which DevTools would pay a reparse of the script for', async ({
@@ -278,31 +160,6 @@ test('the sandbox module is evaluated once in its worker, also after its lazily 
   );
   expect(chunks.length).toBeGreaterThan(0);
   expect(await evaluations()).toBe(1);
-});
-
-test('the commands’ warm-up yields to the first run: the run does not wait for it, and it stops there', async ({
-  page,
-  context,
-}) => {
-  // The warm-up (LocalSandbox.warmUp) loads its commands in order: ls cat find sort grep head tail
-  // ... dirname. head's code is held, so the warm-up cannot be done when the run starts, however
-  // slow or fast this machine: it is at head or before it.
-  const release = await holdRequests(context, '**/assets/head-*.js');
-  await open(page);
-  await runSample(page, PROMPTS.framework); // its commands are find, sort and grep
-  release();
-
-  const sandbox = page.workers().find((worker) => /\/assets\/sandbox-[\w-]+\.js/.test(worker.url()));
-  const loaded = () =>
-    sandbox!.evaluate(() =>
-      performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname.split('/').pop()!),
-    );
-  expect(await loaded()).toContainEqual(expect.stringMatching(/^grep-/)); // the run's own
-  // Given time to go on, the warm-up loads none of the commands after head.
-  await page.waitForTimeout(1500);
-  const after =
-    /^(tail|wc|sed|awk2?|uniq|cut|tr|xargs|echo|printf|tree|diff|mkdir|touch|cp|mv|rm|basename|dirname)-/;
-  expect((await loaded()).filter((file) => after.test(file))).toEqual([]);
 });
 
 test('every script the page and its workers load is ASCII, so each is kept one byte per character', async ({

@@ -34,6 +34,7 @@
  *
  * Usage: npm run bench   (this tree against the last release: scripts/release-bench.mjs)
  *        npm run bench -- release [ref] [pages] [networks]   (the same against another commit; networks: fast,slow)
+ *        npm run bench -- ahead [pages] [refs]   (the page's work ahead against ahead=off, and each ref's build, on the mobile profile: release-bench.mjs)
  *        npm run bench -- figures   (all of the above: builds, serves on 127.0.0.1:41732, runs, stops the server)
  *        npm run bench -- records   (the record shapes alone)
  *        npm run bench -- stop   (Stop under runaway commands alone)
@@ -47,7 +48,7 @@ import { BYTE_BUDGETS, firstVisitFiles, transferSizes } from './first-visit.mjs'
 import { offlineSecondVisits } from './offline-visit.mjs';
 import { bigRecord, parentCallsRecord } from './records.mjs';
 import { relayTtfb } from './relay-ttfb.mjs';
-import { floorPages, releaseBench } from './release-bench.mjs';
+import { aheadBench, floorPages, releaseBench } from './release-bench.mjs';
 import { serveStatic } from './serve-static.mjs';
 import { viewerBench } from './viewer-bench.mjs';
 import { sessionBench } from './session-bench.mjs';
@@ -65,10 +66,16 @@ if (PART === 'release') {
   await releaseBench(process.argv[3] || undefined, Number(process.argv[4] ?? 5), process.argv[5]?.split(','));
   process.exit();
 }
+if (PART === 'ahead') {
+  await aheadBench(Number(process.argv[3] ?? 3), process.argv[4]?.split(',').filter(Boolean) ?? []);
+  process.exit();
+}
 /** `figures`: every figure of this tree alone (null); `records`, `fanout`, `session`: that part alone. */
 const ONLY = PART === 'figures' ? null : PART;
 if (ONLY !== null && !['records', 'fanout', 'session', 'stop'].includes(ONLY))
-  throw new Error(`unknown bench part "${ONLY}" (known: release, figures, records, fanout, session, stop)`);
+  throw new Error(
+    `unknown bench part "${ONLY}" (known: release, ahead, figures, records, fanout, session, stop)`,
+  );
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const PROMPT = 'Use a subtask to find what testing framework this project uses';
 

@@ -41,6 +41,9 @@ export const SLOW_NETWORK = {
   uploadThroughput: (750 * 1024) / 8,
 };
 
+/** Lighthouse's mobile profile's CPU: four times slower than this machine (DevTools' throttling). */
+export const MOBILE_CPU_SLOWDOWN = 4;
+
 /**
  * Budgets: this tree's median over the release's, at most; and on the slow network the times
  * after navigation the first visit must meet (ms). `cold/warm` is the first click's time over the
@@ -88,6 +91,23 @@ function build(cwd, outDir) {
     env: { ...env, NODE_ENV: 'production' },
     stdio: 'inherit',
   });
+}
+
+/** Builds commit `ref` into `outDir`, from a worktree at `tree` (the caller removes it: removeTree). */
+function buildRef(ref, tree, outDir) {
+  execFileSync('git', ['worktree', 'add', '--detach', tree, ref], { cwd: root, stdio: 'ignore' });
+  // Its own node_modules: the build's plugins find their packages by real path.
+  execFileSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: tree, stdio: 'ignore' });
+  build(tree, outDir);
+}
+
+/** Removes a worktree buildRef made, if it was made. */
+function removeTree(tree) {
+  try {
+    execFileSync('git', ['worktree', 'remove', '--force', tree], { cwd: root, stdio: 'ignore' });
+  } catch {
+    // never made (its build failed before)
+  }
 }
 
 const COMPRESSIBLE = /\.(?:html|js|mjs|css|wasm|json|svg|txt|py|data)$/;
@@ -138,9 +158,10 @@ function watchTransfers(context) {
 /**
  * One fresh page of `url`, on the slow network when `slow`: its times (ms) and bytes by phase.
  * Prompt 1 is clicked as soon as it can be, or, with `readMs`, that long after its button is drawn
- * (a learner who reads the prompts first).
+ * (a learner who reads the prompts first). `cpu`: the page's CPU slowed down this many times;
+ * `query`: more URL parameters.
  */
-async function firstVisit(browser, url, slow, readMs) {
+async function firstVisit(browser, url, slow, readMs, { cpu = 1, query = '' } = {}) {
   const context = await browser.newContext({
     viewport: { width: 1440, height: 900 },
     serviceWorkers: 'block',
@@ -152,11 +173,12 @@ async function firstVisit(browser, url, slow, readMs) {
     window.__pressedAt = [];
     addEventListener('pointerdown', () => window.__pressedAt.push(performance.now()), { capture: true });
   });
-  if (slow) {
+  if (slow || cpu > 1) {
     const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.emulateNetworkConditions', SLOW_NETWORK);
+    if (slow) await cdp.send('Network.emulateNetworkConditions', SLOW_NETWORK);
+    if (cpu > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpu });
   }
-  await page.goto(`${url}?speed=instant`, { waitUntil: 'commit' });
+  await page.goto(`${url}?speed=instant${query ? `&${query}` : ''}`, { waitUntil: 'commit' });
   if (readMs === undefined) await clickPromptAtOnce(page, PROMPT);
   else {
     const button = page.getByRole('button', { name: PROMPT, exact: true });
@@ -262,13 +284,7 @@ export async function releaseBench(ref = lastRelease(), pages = 5, networks = ['
   const load = [loadavg()[0]];
   try {
     console.log(`release bench: building ${ref} and this tree`);
-    execFileSync('git', ['worktree', 'add', '--detach', oldTree, ref], { cwd: root, stdio: 'ignore' });
-    // Its own node_modules: the build's plugins find their packages by real path.
-    execFileSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], {
-      cwd: oldTree,
-      stdio: 'ignore',
-    });
-    build(oldTree, join(scratch, 'old'));
+    buildRef(ref, oldTree, join(scratch, 'old'));
     build(root, join(scratch, 'new'));
     precompress(join(scratch, 'old'));
     precompress(join(scratch, 'new'));
@@ -299,7 +315,7 @@ export async function releaseBench(ref = lastRelease(), pages = 5, networks = ['
     report(ref, pages, results, load);
     return results;
   } finally {
-    execFileSync('git', ['worktree', 'remove', '--force', oldTree], { cwd: root, stdio: 'ignore' });
+    removeTree(oldTree);
     rmSync(scratch, { recursive: true, force: true });
   }
 }
@@ -392,6 +408,96 @@ function report(ref, pages, results, load) {
     console.log(`\n${over} figure(s) over budget`);
     process.exitCode = 1;
   }
+}
+
+/**
+ * What the page does ahead of time (src/page/ahead.ts) against the switch off (`ahead=off`), in
+ * one run of this tree, on Lighthouse's mobile profile (the slow network and MOBILE_CPU_SLOWDOWN):
+ * `pages` fresh pages of each, interleaved, the order alternating, both clicked at once and read
+ * first. Prints each side's medians and the ratio on / off: what is done ahead is kept when it
+ * saves at least AHEAD_PAYS.ms or AHEAD_PAYS.ratio on a first visit (first paint, `sandbox:ready`,
+ * `run:finished` after navigation) or a first click (cold). Each commit of `refs` is one more
+ * side, with its own defaults (what this tree no longer does ahead is measured there).
+ */
+export async function aheadBench(pages = 3, refs = []) {
+  const scratch = mkdtempSync(join(tmpdir(), 's04-ahead-'));
+  const load = [loadavg()[0]];
+  const trees = refs.map((_, k) => join(scratch, `tree-${k}`));
+  try {
+    console.log(`ahead bench: building this tree${refs.length ? ` and ${refs.join(', ')}` : ''}`);
+    build(root, join(scratch, 'app'));
+    precompress(join(scratch, 'app'));
+    refs.forEach((ref, k) => {
+      buildRef(ref, trees[k], join(scratch, `ref-${k}`));
+      precompress(join(scratch, `ref-${k}`));
+    });
+    const serve = (dir) =>
+      serveStatic({ dir: join(scratch, dir), isolation: true, brotli: true, cacheAssets: true });
+    const app = await serve('app');
+    const sides = { on: { server: app, query: '' }, off: { server: app, query: 'ahead=off' } };
+    for (const [k, ref] of refs.entries()) sides[ref] = { server: await serve(`ref-${k}`), query: '' };
+    const names = Object.keys(sides);
+    const figures = Object.fromEntries(names.map((name) => [name, []]));
+    const read = Object.fromEntries(names.map((name) => [name, []]));
+    const browser = await chromium.launch(await chromiumLaunchOptions(['--no-sandbox', '--disable-gpu']));
+    try {
+      console.log(`ahead bench: ${pages} fresh pages of each side, mobile profile`);
+      for (let i = 0; i < pages; i++) {
+        // Interleaved, the order turning: no side always goes first.
+        const order = names.map((_, k) => names[(k + i) % names.length]);
+        for (const side of order) {
+          const profile = { cpu: MOBILE_CPU_SLOWDOWN, query: sides[side].query };
+          figures[side].push(await firstVisit(browser, sides[side].server.url, true, undefined, profile));
+          read[side].push(await firstVisit(browser, sides[side].server.url, true, READ_MS, profile));
+        }
+        load.push(loadavg()[0]);
+      }
+    } finally {
+      await browser.close();
+      for (const server of new Set(Object.values(sides).map((side) => side.server))) await server.close();
+    }
+    reportAhead(pages, figures, read, load, refs);
+    return { figures, read };
+  } finally {
+    trees.forEach(removeTree);
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** What a trick ahead must save to be kept: this many ms, or this share of the time with it off. */
+export const AHEAD_PAYS = { ms: 50, ratio: 0.1 };
+
+function reportAhead(pages, figures, read, load, refs) {
+  console.log(
+    `\nahead=on against ahead=off${refs.length ? ` (and ${refs.join(', ')})` : ''}: ${pages} fresh pages each, ` +
+      `mobile profile (${MOBILE_CPU_SLOWDOWN}x CPU, 150 ms RTT, 1.6 Mbps down, 750 kbps up), interleaved (medians)`,
+  );
+  console.log(`  load average (1 min) during the run: ${load.map((l) => l.toFixed(2)).join(' ')}`);
+  const refHead = refs.map((ref) => `${ref.slice(0, 8).padStart(10)}  on/ref`).join('');
+  console.log(
+    `  ${''.padEnd(44)} ${'on'.padStart(10)} ${'off'.padStart(10)}  on/off  saved  pays ${refHead}`,
+  );
+  const ms = (n) => `${Math.round(n)} ms`.padStart(10);
+  const row = (name, visits, key) => {
+    const m = (side) => median(visits[side].map((f) => f[key]));
+    const [on, off] = [m('on'), m('off')];
+    const saved = off - on;
+    const pays = saved >= AHEAD_PAYS.ms || saved >= off * AHEAD_PAYS.ratio;
+    const refCells = refs.map((ref) => `${ms(m(ref))}  ${(on / m(ref)).toFixed(2).padStart(6)}`).join('');
+    console.log(
+      `  ${name.padEnd(44)} ${ms(on)} ${ms(off)} ${(on / off).toFixed(2).padStart(6)} ` +
+        `${`${Math.round(saved)}`.padStart(6)}  ${(pays ? 'yes' : 'no').padEnd(4)} ${refCells}`,
+    );
+  };
+  row('first contentful paint', figures, 'fcp');
+  row('sandbox:ready', figures, 'ready');
+  row('prompt 1 run:finished, after navigation', figures, 'finished');
+  row('first click to run:finished (cold)', figures, 'cold');
+  row('second click to run:finished (warm)', figures, 'warm');
+  const after = `${READ_MS / 1000} s`;
+  row(`clicked ${after} after the button: run:finished`, read, 'finished');
+  row(`clicked ${after} after the button: cold`, read, 'cold');
+  row(`clicked ${after} after the button: warm`, read, 'warm');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -12,7 +12,8 @@
  * the unit tests shared the two cores with the browser tests, seven unit tests and two browser
  * tests ran out of time. The browser tests run in two Playwright runs at once, each with its own
  * servers: the specs that mostly wait (on timers, on an emulated slow link; playwright.config.ts
- * names them) beside all the others, whose tests keep both cores busy on their own.
+ * names them) beside all the others, whose tests keep both cores busy on their own; after the
+ * waiting ones, the sample prompts' spec once more with the page doing nothing ahead of time.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -153,19 +154,37 @@ suite(
   (r) => [r.numPassedTests, r.numFailedTests],
 );
 
-/** One of the two Playwright runs (playwright.config.ts's lanes), on its own ports. */
+/**
+ * One of the two Playwright runs (playwright.config.ts's lanes), on its own ports; or, as lane
+ * `ahead off`, the sample prompts' specs again with the page doing nothing ahead of time
+ * (`ahead=off`: src/page/ahead.ts), which must behave the same, only later.
+ */
 function e2eLane(lane, ports) {
-  const report = join(out, `playwright-${lane}.json`);
-  const env = { S04_E2E_LANE: lane, PW_JSON_OUTPUT: report, ...ports, ...handed };
-  const args = ['playwright', 'test'];
+  const report = join(out, `playwright-${lane.replace(' ', '-')}.json`);
+  const aheadOff = lane === 'ahead off';
+  const env = {
+    ...(aheadOff ? { S04_E2E_AHEAD: 'off' } : { S04_E2E_LANE: lane }),
+    PW_JSON_OUTPUT: report,
+    ...ports,
+    ...handed,
+  };
+  const args = ['playwright', 'test', ...(aheadOff ? AHEAD_OFF_SPECS : [])];
   // The busy lane's output comes as it goes; the waiting lane's is printed whole when it ends.
   const done = (lane === 'busy' ? runLive : runKept)(`e2e (${lane})`, 'npx', args, env);
   return done.then((ok) => ({ lane, ok, report }));
 }
+/** The sample prompts' specs, run once more with `ahead=off`. */
+const AHEAD_OFF_SPECS = ['e2e/playground.spec.ts'];
 const busy = () => e2eLane('busy', { E2E_PORT: '41731', MOCK_API_PORT: '41801' });
 const waiting = () => e2eLane('waiting', { E2E_PORT: '41732', MOCK_API_PORT: '41802' });
+// After the waiting lane, on its ports: it ends long before the busy one.
+const aheadOff = () => e2eLane('ahead off', { E2E_PORT: '41732', MOCK_API_PORT: '41802' });
 // Without dist/'s build handed over, each run builds it first, into the same folder: one at a time.
-const lanes = handed.S04_E2E_BUILT ? await Promise.all([busy(), waiting()]) : [await busy(), await waiting()];
+const lanes = handed.S04_E2E_BUILT
+  ? await Promise.all([busy(), waiting().then(async (done) => [done, await aheadOff()])]).then((all) =>
+      all.flat(),
+    )
+  : [await busy(), await waiting(), await aheadOff()];
 for (const { lane, ok, report } of lanes)
   count(`e2e (${lane})`, ok, report, (r) => [r.stats.expected, r.stats.unexpected + r.stats.flaky]);
 rmSync(offlineBuild, { recursive: true, force: true });

@@ -8,4 +8,4 @@
 import { mountScreen } from './mount-screen';
 import Embed from './ui/Embed.svelte';
 
-mountScreen(Embed);
+mountScreen(Embed, { markdownAfter: () => Promise.resolve() });

@@ -1,6 +1,5 @@
-import { settings, startAgentsAfterFirstScreen } from './boot';
+import { ahead, settings } from './boot';
 import { mountScreen } from './mount-screen';
-import { agentScriptFetched } from './page/agent-workers';
 import App from './ui/App.svelte';
 // The page's stylesheet (index.html links it for any address, an embed's too).
 import './ui/app.css';
@@ -8,5 +7,10 @@ import './ui/app.css';
 // The built page loads an embedded run's own script instead of this one (vite-plugins/early-sandbox.ts,
 // embed-entry.ts); the dev server, which has no such first script, comes here.
 if (import.meta.env.DEV && settings.embed) void import('./embed');
-// The Markdown renderer after the agents' script, which the first run needs more.
-else mountScreen(App, startAgentsAfterFirstScreen, agentScriptFetched);
+// Once the first screen is drawn: the agents' workers, and the Markdown renderer after their
+// script, which the first run needs more (both ahead of time only).
+else
+  mountScreen(App, {
+    mounted: () => ahead.afterFirstScreen(),
+    markdownAfter: ahead.loads ? () => ahead.agentScriptIn() : undefined,
+  });

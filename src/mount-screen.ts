@@ -12,12 +12,11 @@ import { storedLanguage } from './ui/language.svelte';
 
 /**
  * Mounts `screen` in #app one task later, in the learner's language; then calls `mounted`, and
- * loads the Markdown renderer once `markdownAfter` has settled.
+ * loads the Markdown renderer once `markdownAfter` has settled (without it, on first use).
  */
 export function mountScreen(
   screen: Component,
-  mounted: () => void = () => {},
-  markdownAfter: () => Promise<unknown> = () => Promise.resolve(),
+  { mounted, markdownAfter }: { mounted?: () => void; markdownAfter?: () => Promise<unknown> } = {},
 ): void {
   // Before any part of the page is loaded on demand: one that cannot be is said, and the reload offered.
   watchChunkFailures(window);
@@ -30,18 +29,18 @@ export function mountScreen(
   });
   const strings = loadLanguage(language).catch(() => {}); // without them, English
 
-  // The app's sandbox worker was created by boot.ts (an embed starts none); its script is fetched in
-  // a task of this thread, so the screen is built one task later, to let that fetch start first.
+  // The app's sandbox worker may have been created ahead by boot.ts (an embed starts none); its
+  // script is fetched in a task of this thread, so the screen is built one task later, to let that
+  // fetch start first.
   setTimeout(
     () =>
       void strings.then(() => {
         const target = document.getElementById('app')!;
         target.replaceChildren(); // the built page's line saying it is loading (vite-plugins/first-screen.ts)
         mount(screen, { target });
-        mounted();
-        // The Markdown renderer too: a first run clicked at once then finds it loaded (in an A/B
-        // over 18 fresh pages each, 40 ms sooner than loading it once the sandbox was taken over).
-        void markdownAfter().then(loadMarkdown, loadMarkdown);
+        mounted?.();
+        // The Markdown renderer too: a first run clicked at once then finds it loaded.
+        void markdownAfter?.().then(loadMarkdown, loadMarkdown);
       }),
     0,
   );

@@ -17,13 +17,16 @@ const SANDBOX_FIRST_AT_MOST_MS = 1500;
  *
  * The sandbox's script comes first: the page's own module script is fetched once the sandbox's has
  * arrived (its resource timing entry), or at the latest after SANDBOX_FIRST_AT_MOST_MS. On a slow link
- * (1.6 Mbps) both fetched at once share the bandwidth, and `sandbox:ready` waited for both (290 KB);
- * the first paint does not wait for either (vite-plugins/first-screen.ts), and on a fast one the
+ * (1.6 Mbps) both fetched at once share the bandwidth, and `sandbox:ready` would wait for both; the
+ * first paint does not wait for either (vite-plugins/first-screen.ts), and on a fast one the
  * sandbox's script is in within milliseconds.
  *
- * The app takes the worker over (src/page/local-sandbox.ts); in dev, src/boot.ts starts it. A script
- * that could not be fetched (the network dropped) fires its `error` before the app can listen: the
- * worker keeps a note of it (`s04NotLoaded`), so the app says so and offers a retry instead of
+ * With `ahead=off` in the page's URL it starts neither, and loads the page's script at once (the page
+ * then does nothing ahead of time: src/page/ahead.ts).
+ *
+ * The app takes the worker over (src/page/ahead.ts hands it to the sandbox's owner; in dev, that
+ * module starts it). A script that could not be fetched (the network dropped) fires its `error`
+ * before the app can listen: the worker keeps a note of it (`s04NotLoaded`), so the app says so and offers a retry instead of
  * waiting for a worker that will never answer. An embedded run (`embed=1`) needs no sandbox: none
  * is started, and the embed's own script (`embed`, vite-plugins/embed-entry.ts) is fetched at once
  * instead of the page's.
@@ -46,10 +49,9 @@ export function earlySandbox(embed: () => EmbedFiles): Plugin {
         const module = html.match(/<script type="module" crossorigin src="([^"]+)"><\/script>\s*/);
         if (!module) throw new Error("early-sandbox: the page's module script is not in index.html");
         // The agents' worker script, fetched into the cache as soon as the page's own script has
-        // arrived (its resource timing entry), not after it has run: on a 1.6 Mbps link that was
-        // 60 ms and a round trip later. src/page/agent-workers.ts takes this fetch over. (Fetched
-        // beside the page's script, even at a low priority, it shared the bandwidth with it and the
-        // first click came 0.2 s later.)
+        // arrived (its resource timing entry), not after it has run, which on a slow link is a round
+        // trip later. src/page/ahead.ts takes this fetch over. (Fetched beside the page's
+        // script, even at a low priority, it shares the bandwidth with it.)
         const agents = Object.keys(context.bundle ?? {}).find((name) => /(^|\/)agent-[\w-]+\.js$/.test(name));
         if (!agents) throw new Error("early-sandbox: the agents' worker is not in the bundle");
         // `a(name, f)`: calls `f` once a file whose URL holds `name` has arrived (throws where the
@@ -60,7 +62,7 @@ export function earlySandbox(embed: () => EmbedFiles): Plugin {
         const go =
           `var g=function(){if(g.d)return;g.d=1;var s=document.createElement('script');` +
           `s.type='module';s.crossOrigin='';s.src=${JSON.stringify(module[1])};document.head.appendChild(s);` +
-          `try{self.__s04EarlyAgentScript=new Promise(function(f){a(${JSON.stringify(module[1])},function(){` +
+          `if(q.get('ahead')!=='off')try{self.__s04EarlyAgentScript=new Promise(function(f){a(${JSON.stringify(module[1])},function(){` +
           `f(fetch(${JSON.stringify(`${base}${agents}`)}).then(function(r){return r.arrayBuffer()}).then(function(){},function(){}))` +
           `})})}catch(e){}};`;
         // The embed's script, as `var E={...}` (scripts/first-visit.mjs reads it there).
@@ -73,7 +75,7 @@ export function earlySandbox(embed: () => EmbedFiles): Plugin {
           go +
           embedded +
           `var q=new URLSearchParams(location.search);` +
-          `if(q.get('embed')==='1')e();else if(q.get('sandbox')!=='webcontainer'){` +
+          `if(q.get('embed')==='1')e();else if(q.get('sandbox')!=='webcontainer'&&q.get('ahead')!=='off'){` +
           `const w=self.__s04EarlySandbox=new Worker(${JSON.stringify(`${base}${file}`)},{type:'module',name:'sandbox'});` +
           `w.addEventListener('error',function(e){e instanceof ErrorEvent||(w.s04NotLoaded=1);g()});` +
           `w.postMessage({type:${JSON.stringify(EARLY_BOOT_MESSAGE)},search:location.search});` +

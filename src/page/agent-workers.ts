@@ -19,8 +19,7 @@
  *
  * A spare: the next subagent's worker may be started ahead (`prepare`), so that a `task`
  * finds its script loaded and compiled. It is still a fresh worker for exactly one task: it has
- * run nothing of the learner's when the task takes it (only a throwaway rehearsal of its own,
- * src/workers/agent/rehearsal.ts), and it is terminated when that task returns.
+ * run nothing when the task takes it, and it is terminated when that task returns.
  */
 import * as Comlink from 'comlink';
 import type { TaskRequest } from '../core/loop';
@@ -39,7 +38,7 @@ import {
   type WorkerReady,
 } from '../workers/agent/protocol';
 // One script for the parent's worker and every subagent's (src/workers/agent/agent.ts), by URL:
-// the page fetches it ahead (`prefetchAgentScript`) before any of them is started.
+// the page may fetch it ahead before any of them is started (./ahead.ts).
 import agentScript from '../workers/agent/agent.ts?worker&url';
 import { afterLastBatch, parentHost } from './agent-hosts';
 import { failureOf } from './worker-failure';
@@ -75,18 +74,18 @@ function withHost<T>(handlers: AgentHandlers, call: (host: TaskHost) => Promise<
 
 const epochNow = () => performance.timeOrigin + performance.now();
 
-/** A worker created before the playground existed, waiting to be taken by name. */
-interface EarlyWorker {
+/** The agents' worker script's URL. */
+export const AGENT_SCRIPT: string = agentScript;
+
+/** An agent's worker from `new Worker` on, before anyone has given it work. */
+export interface EarlyAgentWorker {
   worker: Worker;
   failure: Promise<never>;
   createdAtEpoch: number;
 }
-const early = new Map<AgentId, EarlyWorker>();
-/** Set once the playground has asked for an agent's worker: from then on it starts its own. */
-let taken = false;
 
-function create(id: AgentId): EarlyWorker {
-  // Its role is its name: `parent`, or `subagent-N` (src/workers/agent/agent.ts).
+/** A new agent worker named `id`: its role is its name, `parent` or `subagent-N` (src/workers/agent/agent.ts). */
+export function createAgentWorker(id: AgentId): EarlyAgentWorker {
   const worker = new Worker(agentScript, { type: 'module', name: id });
   // Listened to from the start: a script that fails to load says so once, maybe before it is taken.
   const failure = failureOf(worker, id);
@@ -94,13 +93,15 @@ function create(id: AgentId): EarlyWorker {
   return { worker, failure, createdAtEpoch: epochNow() };
 }
 
-/** The early worker named `id`, or a new one. */
-function take(id: AgentId): EarlyWorker {
-  taken = true;
-  const found = early.get(id);
-  early.delete(id);
-  return found ?? create(id);
+/** What the page hands the agents' owner of what it did ahead of time (./ahead.ts). */
+export interface AgentsAhead {
+  /** The worker started ahead under the name `id`, if there is one (it is the caller's now). */
+  takeAgent(id: AgentId): EarlyAgentWorker | undefined;
+  /** Resolves once the agents' script fetched ahead is in (at once when none is). */
+  agentScriptIn(): Promise<void>;
 }
+
+const NOTHING_AHEAD: AgentsAhead = { takeAgent: () => undefined, agentScriptIn: () => Promise.resolve() };
 
 /**
  * The spare offered to a caller for its next task: the caller's end of the line (`hand`) goes to
@@ -125,60 +126,22 @@ interface Started {
   isReady: boolean;
 }
 
-let prefetched: Promise<void> | undefined;
-
-/**
- * Fetches the agents' worker script into the browser's cache, without running it, as soon as the
- * page's script runs: on a slow network (1.6 Mbps) it then downloads while the screen is built,
- * instead of after the first screen, where a first run clicked at once waited for it. Resolves
- * once it is in (or could not be: the worker's own fetch then says why).
- */
-export function prefetchAgentScript(): Promise<void> {
-  // The built page's first script started this fetch already, beside the page's own script
-  // (vite-plugins/early-sandbox.ts): a second one would download it again beside it.
-  const early = (globalThis as { __s04EarlyAgentScript?: Promise<void> }).__s04EarlyAgentScript;
-  prefetched ??=
-    early ??
-    fetch(agentScript).then(
-      (response) => response.arrayBuffer().then(() => {}),
-      () => {},
-    );
-  return prefetched;
-}
-
-/**
- * Resolves once the agents' script fetched ahead is in (at once when none is: an embedded run).
- * What a first run can do without (the Markdown renderer, the chart library) waits for it: at
- * 1.6 Mbps, fetched side by side, they share the bandwidth.
- */
-export function agentScriptFetched(): Promise<void> {
-  return prefetched ?? Promise.resolve();
-}
-
-/**
- * Starts the parent's worker, and the first task's spare, once the screen is first drawn
- * (src/boot.ts), before the playground asks for them: on a fresh page it asks only after a few
- * round trips to the sandbox, which a busy page thread delays, so a first click found their scripts
- * still loading. The playground takes them by name (`startParent`, `prepare`) and reports them
- * `created` at the time they really were.
- */
-export function startAgentWorkersEarly({ spare }: { spare: boolean }): void {
-  // Asked for already (the playground's first round trips to the sandbox came before the agents'
-  // script was in): those workers are running, more would only compete with them.
-  if (taken) return;
-  const ids: AgentId[] = spare ? ['parent', 'subagent-1'] : ['parent'];
-  for (const id of ids) if (!early.has(id)) early.set(id, create(id));
-}
-
 export class AgentWorkers {
   #parent: { worker: Worker; api: Comlink.Remote<ParentWorkerApi>; failure: Promise<never> } | undefined;
   readonly #subagents = new Map<AgentId, Worker>();
   readonly #lifecycle: Lifecycle;
+  readonly #ahead: AgentsAhead;
   /** The next subagent's worker, started ahead of its task (see `prepare`). */
   #spare: Started | undefined;
 
-  constructor(lifecycle: Lifecycle = () => {}) {
+  constructor(lifecycle: Lifecycle = () => {}, ahead: AgentsAhead = NOTHING_AHEAD) {
     this.#lifecycle = lifecycle;
+    this.#ahead = ahead;
+  }
+
+  /** The worker started ahead under this name, or a new one. */
+  #take(id: AgentId): EarlyAgentWorker {
+    return this.#ahead.takeAgent(id) ?? createAgentWorker(id);
   }
 
   /** The names of the agent workers alive now (a spare included). */
@@ -221,7 +184,7 @@ export class AgentWorkers {
 
   /** A fresh worker for `id` (an early one if it is waiting); its caller reports it `created`. */
   #start(id: AgentId): { started: Started; createdAtEpoch: number } {
-    const { worker, failure, createdAtEpoch } = take(id);
+    const { worker, failure, createdAtEpoch } = this.#take(id);
     this.#subagents.set(id, worker);
     const api = Comlink.wrap<SubagentWorkerApi>(worker);
     const started: Started = { id, worker, api, failure, ready: undefined!, isReady: false };
@@ -237,11 +200,11 @@ export class AgentWorkers {
 
   /**
    * Starts the parent's worker if it is not running: ahead of the first run once the sandbox is
-   * ready, and again after a Stop. It lives across runs (it keeps nothing between them).
+   * ready (when the page works ahead), else for the run; and again after a Stop. It lives across runs (it keeps nothing between them).
    */
   startParent(): void {
     if (this.#parent) return;
-    const { worker, failure, createdAtEpoch } = take('parent');
+    const { worker, failure, createdAtEpoch } = this.#take('parent');
     this.#parent = { worker, api: Comlink.wrap<ParentWorkerApi>(worker), failure };
     this.#lifecycle('parent', 'created', createdAtEpoch);
   }
@@ -257,7 +220,7 @@ export class AgentWorkers {
     hand?: MessagePort,
   ): Promise<void> {
     // Not beside the script's fetch ahead: the worker would fetch it a second time, sharing the link.
-    if (!this.#parent) await agentScriptFetched();
+    if (!this.#parent) await this.#ahead.agentScriptIn();
     this.startParent();
     const { api, failure } = this.#parent!;
     // Its messages came as events: what the run resolves with is not read.

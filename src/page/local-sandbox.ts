@@ -1,9 +1,7 @@
 /**
- * The main thread's handle on the offline sandbox's worker.
- *
- * The worker is started as early as possible (src/boot.ts, before the app's bundle has loaded),
- * so that just-bash loads and the sample project is mounted while the screen is still being
- * built; the playground then takes the running instance over.
+ * The main thread's handle on the offline sandbox's worker. The page may start it ahead of time,
+ * before the screen is built (./ahead.ts, over the worker the built page's first script started);
+ * the playground then takes the running instance over.
  */
 import * as Comlink from 'comlink';
 import type { RuntimeProgress } from '../sandbox/runtimes';
@@ -18,24 +16,32 @@ import { failureOf, ScriptNotLoaded } from './worker-failure';
 
 export class LocalSandboxHost implements SandboxHost {
   readonly kind = 'local' as const;
-  static #early: LocalSandboxHost | undefined;
 
   readonly worker: Worker;
   readonly api: Comlink.Remote<SandboxWorkerApi>;
   /** Resolves when the sample project is mounted and tools can run. */
   readonly ready: Promise<{ workdir: string; readyAtEpoch?: number }>;
 
+  /**
+   * `worker`: one the page started ahead of time; `ahead`: whether the sandbox loads what the
+   * agents will need ahead of their first command (false with `ahead=off`: src/page/ahead.ts).
+   */
   constructor(
     readonly sample: SampleName,
     worker?: Worker,
+    ahead = true,
   ) {
     this.worker = worker ?? new SandboxWorker({ name: 'sandbox' });
     this.api = Comlink.wrap<SandboxWorkerApi>(this.worker);
-    // The early worker's script may have failed to load before anyone listened (early-sandbox.ts).
+    // A worker started by the built page's first script may have failed to load its script
+    // before anyone listened (vite-plugins/early-sandbox.ts).
     const notLoaded = (worker as { s04NotLoaded?: number } | undefined)?.s04NotLoaded === 1;
     this.ready = notLoaded
       ? Promise.reject(new ScriptNotLoaded("the sandbox worker's script did not load"))
-      : Promise.race([this.api.boot(sample).then(sandboxAnswers.boot), failureOf(this.worker, 'sandbox')]);
+      : Promise.race([
+          this.api.boot(sample, ahead).then(sandboxAnswers.boot),
+          failureOf(this.worker, 'sandbox'),
+        ]);
     this.ready.catch(() => {}); // reported by whoever awaits it
   }
 
@@ -93,21 +99,5 @@ export class LocalSandboxHost implements SandboxHost {
 
   dispose(): void {
     this.worker.terminate();
-  }
-
-  /** Starts the sandbox now, for a playground that will take it over later. */
-  static startEarly(sample: SampleName): void {
-    // The built page's first script may already have created the worker (vite-plugins/early-sandbox.ts).
-    const started = (globalThis as { __s04EarlySandbox?: Worker }).__s04EarlySandbox;
-    this.#early ??= new LocalSandboxHost(sample, started);
-  }
-
-  /** The early-started sandbox if it holds this sample, or a new one. */
-  static take(sample: SampleName): LocalSandboxHost {
-    const early = this.#early;
-    this.#early = undefined;
-    if (early?.sample === sample) return early;
-    early?.worker.terminate();
-    return new LocalSandboxHost(sample);
   }
 }

@@ -2,7 +2,7 @@
  * The sandbox the agents share, for the whole life of the page: boot, adoption, WebContainer's
  * offer and switch, and the files as the screen lists them.
  *
- * sandbox=auto: the offline sandbox (started before the app, src/boot.ts) is ready at once, and
+ * sandbox=auto: the offline sandbox (maybe started ahead, before the app: ./ahead.ts) is ready soon, and
  * WebContainer boots alongside; the learner never waits for it. Ready before the first run, the
  * sample project moves there; ready later, the switch is offered; failed, the header says why.
  * sandbox=local never tries WebContainer; sandbox=webcontainer uses only WebContainer, and its
@@ -54,6 +54,10 @@ export class SandboxSession {
   readonly #onChanges: (changes: FileChange[]) => void;
   /** Called each time a sandbox is adopted (its files are the sample project again). */
   readonly #onAdopted: () => void;
+  /** The offline sandbox the page started ahead of time for this sample, if it did (./ahead.ts). */
+  readonly #early: (sample: UrlSettings['sample']) => LocalSandboxHost | undefined;
+  /** The page works ahead of time (./ahead.ts): the sandbox may load what agents will need. */
+  readonly #ahead: boolean;
   #host: SandboxHost | undefined;
   /** A WebContainer that booted after the first run began, until the learner switches to it. */
   #offered: SandboxHost | undefined;
@@ -76,7 +80,13 @@ export class SandboxSession {
 
   constructor(
     url: UrlSettings,
-    events: { onChanges: (changes: FileChange[]) => void; onAdopted: () => void; busy?: () => boolean },
+    events: {
+      onChanges: (changes: FileChange[]) => void;
+      onAdopted: () => void;
+      busy?: () => boolean;
+      early?: (sample: UrlSettings['sample']) => LocalSandboxHost | undefined;
+    },
+    ahead = true,
   ) {
     this.#url = url;
     this.#runs = {
@@ -85,6 +95,8 @@ export class SandboxSession {
     };
     this.#onChanges = events.onChanges;
     this.#onAdopted = events.onAdopted;
+    this.#early = events.early ?? (() => undefined);
+    this.#ahead = ahead;
   }
 
   /** Boots once; later calls get the same promise. Rejects with a sentence. */
@@ -119,7 +131,7 @@ export class SandboxSession {
       }
       return;
     }
-    const host = LocalSandboxHost.take(sample);
+    const host = this.#early(sample) ?? new LocalSandboxHost(sample, undefined, this.#ahead);
     try {
       await this.#adopt(host);
     } catch (error) {
@@ -133,7 +145,7 @@ export class SandboxSession {
    * WebContainer is tried beside the offline sandbox, but not beside a run: its attempt fetches
    * and compiles 1.3 MB of script and opens StackBlitz's frame, and a learner who clicks a prompt
    * as soon as the sandbox is ready would share two cores (and, on a slow link, the bandwidth)
-   * with it: a fresh page's first click took 188 ms against 133 without it. Like the page's other
+   * with it. Like the page's other
    * work ahead (AHEAD_AFTER_MS), it starts WEB_CONTAINER_AFTER_MS after boot at the earliest, in an
    * idle moment with no run under way (2 s after the last one); a run clicked while its code is on
    * the way holds the boot itself until it is over. The header says it is starting meanwhile.
@@ -166,8 +178,7 @@ export class SandboxSession {
     this.workdir = workdir;
     this.label = SANDBOX_LABELS[host.kind];
     // Asked all at once, answered in this order: the sandbox's warm-up, which starts as it answers
-    // `ready`, delays each answer, and one after another they held the screen at "Starting" for
-    // 0.3 s more on a fresh page.
+    // `ready`, delays each answer, and one after another they would hold the screen at "Starting".
     const watching = host.watch((changes) => {
       if (this.#host !== host) return;
       this.#onChanges(changes);

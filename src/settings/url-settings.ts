@@ -43,6 +43,8 @@ export interface UrlSettings {
   record?: string;
   /** `step`: the step of the opened run to show (a `record`, or a run in the URL's fragment). */
   step?: number;
+  /** `ahead=off`: the page does nothing ahead of time, only later (src/page/ahead.ts); on by default. */
+  ahead: boolean;
   /** Values that were given but not understood, to tell the user. */
   ignored: string[];
 }
@@ -117,6 +119,7 @@ export function readUrlSettings(search: string): UrlSettings {
     embed,
     record: params.get('record') || undefined,
     step: stepOk ? Number(step) : undefined,
+    ahead: pick('ahead', ['on', 'off'] as const) !== 'off',
     ignored,
   };
 }

@@ -2,8 +2,8 @@
  * Model text as safe HTML, with the Markdown renderer (./markdown-render.ts) loaded on demand.
  * Until it has loaded, text is shown as plain, escaped text; the blocks then render again by
  * themselves, because the renderer is reactive state. The page starts loading it once the first
- * screen is drawn (`loadMarkdown`, main.ts), well before a model's first words arrive, and the
- * page's rehearsal of a first run warms it up (or `warmUpMarkdown`, when there is none).
+ * screen is drawn (`loadMarkdown`, main.ts), well before a model's first words arrive, and parses
+ * a sample text once (`warmUpMarkdown`); both are work ahead (src/page/ahead.ts).
  */
 import { escapeHtml } from './format';
 
@@ -27,10 +27,9 @@ export function loadMarkdown(): Promise<void> {
 }
 
 /**
- * Parses a sample text as soon as the renderer has loaded, for a page whose first run is not
- * rehearsed (the rehearsal renders a run's own texts: ./rehearsal.ts). At once: in an idle
- * moment instead, it often came in the middle of a first run clicked as soon as the sandbox was
- * ready, a 40-60 ms task between two of the run's frames.
+ * Parses a sample text as soon as the renderer has loaded, so that a first run's first text finds
+ * the parser compiled. At once, not in an idle moment: that moment may be in the middle of a
+ * first run clicked as soon as the sandbox is ready.
  */
 export function warmUpMarkdown(): void {
   void loadMarkdown().then(() => setTimeout(() => warmUp?.(), 0));

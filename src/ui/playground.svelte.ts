@@ -2,6 +2,7 @@
  * Wires the page's owners together, and runs, stops and compares on a click: Conversation (src/page),
  * SandboxSession, Settings, Recorder (the live record on screen), Viewer, Share, Warmup, History, Comparison.
  */
+import { pageAhead } from '../page/ahead';
 import { AgentWorkers } from '../page/agent-workers';
 import { Conversation } from '../page/conversation';
 import { SandboxSession } from '../page/sandbox-session.svelte';
@@ -46,24 +47,32 @@ export class Playground {
     this.settings = new Settings(url, () => {
       if (this.notice && !this.settings.problem) this.notice = null;
     });
+    // What the page started ahead of time, handed to the owners that take it over.
+    const ahead = pageAhead();
     const list = url.ignored.join(', ');
     if (list) this.notice = { key: 'notice.ignoredUrl', params: { list } };
-    this.sandbox = new SandboxSession(url, {
-      onChanges: (changes) => this.conversation.note({ type: 'files', changes }),
-      onAdopted: () => {
-        const { label, workdir } = this.sandbox;
-        if (this.conversation.liveRun) this.conversation.note({ type: 'sandbox', label, workdir });
+    this.sandbox = new SandboxSession(
+      url,
+      {
+        onChanges: (changes) => this.conversation.note({ type: 'files', changes }),
+        onAdopted: () => {
+          const { label, workdir } = this.sandbox;
+          if (this.conversation.liveRun) this.conversation.note({ type: 'sandbox', label, workdir });
+        },
+        busy: () => this.busy,
+        early: (sample) => ahead.takeSandbox(sample),
       },
-      busy: () => this.busy,
-    });
+      ahead.on,
+    );
     this.warmup = new Warmup(
       url,
       this.sandbox,
       () => this.conversation,
       () => this.running,
+      ahead,
     );
     this.conversation = new Conversation({
-      agents: (lifecycle) => new AgentWorkers(lifecycle),
+      agents: (lifecycle) => new AgentWorkers(lifecycle, ahead),
       sandbox: this.sandbox,
       hooks: {
         ...this.recorder.hooks,
@@ -72,7 +81,8 @@ export class Playground {
           this.presenter.recorded(event);
         },
         spareChanged: (spare) => (this.warmup.spare = spare),
-        wantsSpare: () => this.warmup.boot.kind !== 'failed' && this.settings.context !== 'none',
+        wantsSpare: () =>
+          ahead.spare && this.warmup.boot.kind !== 'failed' && this.settings.context !== 'none',
       },
     });
     this.viewer = new Viewer(this.recorder, this);

@@ -11,7 +11,7 @@ import { EMPTY_VIEW, type RunView } from '../run/view';
 import { Replay } from '../run/replay';
 import type { History } from './history.svelte';
 
-/** A History that keeps nothing: for a run that is not the learner's (an embed's, the page's rehearsal). */
+/** A History that keeps nothing: for a run that is not the learner's (an embed's). */
 export const KEEPS_NOTHING: Pick<History, 'keep'> = {
   keep: () => ({ changed() {}, save: () => Promise.resolve() }),
 };

@@ -60,10 +60,6 @@ export function exposeForTests(playground: Playground): void {
     get sandbox() {
       return sandbox;
     },
-    /** Where the page's rehearsal of a first run is (src/ui/rehearsal.ts). */
-    get rehearsed() {
-      return playground.warmup.rehearsed;
-    },
     /** The spare subagent worker waiting for the next task, if there is one. */
     get spareWorker() {
       return conversation.spare;

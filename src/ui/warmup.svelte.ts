@@ -1,11 +1,13 @@
 /**
- * Work done ahead so that a learner's click waits for nothing: the sandbox's boot and the
- * parent's worker, the spare subagent worker (the conversation starts it and names it:
- * src/page/conversation.ts; shown on screen from here), the canvases' fonts, python3's runtime
- * loaded in idle time on the python sample, and the other languages' strings.
+ * The sandbox's boot, and what the screen does ahead so that a learner's click waits for nothing:
+ * the parent's worker, the spare subagent worker (the conversation starts it and names it:
+ * src/page/conversation.ts; shown on screen from here), the canvases' fonts, the Markdown
+ * renderer's first parse, python3's runtime loaded in idle time on the python sample, and the other
+ * languages' strings. The page's seam (src/page/ahead.ts) says whether any of it is done: with
+ * `ahead=off`, only the boot is.
  */
 import type { AgentId } from '../core/messages';
-import { agentScriptFetched } from '../page/agent-workers';
+import type { Ahead } from '../page/ahead';
 import type { Conversation } from '../page/conversation';
 import { bootFailure, type SandboxSession } from '../page/sandbox-session.svelte';
 import type { RunStatus } from '../run/record';
@@ -17,8 +19,7 @@ import { ScriptNotLoaded } from '../page/worker-failure';
 import { warmCanvasText } from './canvas-text';
 import { saveData } from './connection';
 import { loadLanguage, t } from './i18n';
-import { loadMarkdown, warmUpMarkdown } from './markdown.svelte';
-import type { Rehearsal } from './rehearsal';
+import { warmUpMarkdown } from './markdown.svelte';
 
 /** python3's idle-time load starts this long after the sandbox is ready (see #preloadPython)... */
 const PRELOAD_AFTER_MS = 2500;
@@ -29,6 +30,11 @@ const PRELOAD_IDLE_MS = 3000;
  * after the sandbox is ready at the earliest, and never while a run is under way (`whenQuiet`).
  */
 export const AHEAD_AFTER_MS = 3000;
+/**
+ * What loads for later waits this long after a run has ended: a learner who clicks again soon
+ * (the result read, the same prompt again) gets the machine and the link to that run.
+ */
+export const AFTER_RUN_MS = 5000;
 /** The canvases' fonts are used once in the first idle moment after the sandbox is ready, or by then. */
 export const CANVAS_TEXT_AFTER_MS = 200;
 
@@ -47,25 +53,24 @@ export class Warmup {
   readonly #sandbox: SandboxSession;
   readonly #conversation: () => Conversation;
   readonly #running: () => boolean;
+  readonly #ahead: Pick<Ahead, 'loads' | 'agentScriptIn'>;
   /** Set when python3's idle-time load waits for the run under way, or the record looked through, to end. */
   #preloadWaits = false;
+  /** When the last run ended (the page's clock), if one has. */
+  #runEndedAt: number | null = null;
   /** A run is being looked through on screen (see viewing). */
   #viewing = false;
   /** The page's work ahead (python3, the other languages) is scheduled once. */
   #aheadScheduled = false;
-  /** Where the page's rehearsal of a first run is (./rehearsal.ts; the e2e specs read it). */
-  rehearsed = $state<'not yet' | 'playing' | 'played' | 'stopped' | 'skipped'>('not yet');
-  /** The page's rehearsal of a first run, while it plays; stopped by a run. */
-  #rehearsal: Rehearsal | null = null;
-  /** A run started, or the learner pressed a pointer or a key: the rehearsal is over for this page. */
-  #rehearsalOver = false;
 
   constructor(
     url: UrlSettings,
     sandbox: SandboxSession,
     conversation: () => Conversation,
     running: () => boolean,
+    ahead: Pick<Ahead, 'loads' | 'agentScriptIn'>,
   ) {
+    this.#ahead = ahead;
     this.#url = url;
     this.#sandbox = sandbox;
     this.#conversation = conversation;
@@ -92,10 +97,11 @@ export class Warmup {
     try {
       await boot();
       if (this.boot.kind === 'booting') this.boot = { kind: 'idle' };
+      if (!this.#ahead.loads) return;
       // Once the agents' script fetched ahead is in: workers started while it still downloads
-      // each fetched it again beside it (2 x 39 KB more on a 1.6 Mbps link, before a first run).
+      // each fetch it again beside it, on a slow link before a first run.
       // A run clicked before then starts its own workers.
-      const agentsIn = agentScriptFetched();
+      const agentsIn = this.#ahead.agentScriptIn();
       void agentsIn.then(() => {
         if (!this.#running()) this.#conversation().warm();
       });
@@ -111,13 +117,14 @@ export class Warmup {
   /**
    * python3 is still to load ahead in this page (waiting for its moment, or loading). Other work
    * ahead that wants the machine (the service worker's install of the whole build) waits for it:
-   * side by side on two cores, Pyodide's load took 8.2 s instead of 5.4.
+   * side by side on two cores, each slows the other.
    */
   get pythonAhead(): boolean {
     const sandbox = this.#sandbox;
     // Held back while a run is looked through (see viewing): a page that opened a shared run
     // would otherwise keep its offline copy waiting for a load that has not begun.
     return (
+      this.#ahead.loads &&
       this.#url.sample === 'python' &&
       sandbox.offline &&
       !sandbox.pythonSettled &&
@@ -134,8 +141,11 @@ export class Warmup {
     // Nothing to fetch, a few milliseconds of the page's thread: the first run's frames no longer
     // wait for the system's font fallback (./canvas-text.ts).
     later(() => warmCanvasText(), CANVAS_TEXT_AFTER_MS);
-    // Once the agents' script is in (what a run draws with comes after it on a slow link).
-    void agentsIn.then(() => this.#rehearse());
+    // The Markdown renderer's first parse, once the agents' script is in (what a run draws with
+    // comes after it on a slow link), unless a run has begun (it renders).
+    void agentsIn.then(() => {
+      if (!this.#running()) warmUpMarkdown();
+    });
     this.#preloadOnceSettled();
     // The other languages' strings, once the page is quiet: a switch then waits for no fetch. On a
     // metered or slow connection, when chosen.
@@ -146,15 +156,16 @@ export class Warmup {
 
   /**
    * Runs `task`, which fetches something for later, once the page is quiet: AHEAD_AFTER_MS from
-   * now at the earliest, then when no run is under way, in an idle moment. An idle moment alone
-   * came while a first run clicked at once was still fetching its agents' and commands' scripts:
-   * on a slow network (1.6 Mbps) they shared the bandwidth with the other languages and dialogs.
+   * now at the earliest, then when no run is under way, in an idle moment: an idle moment alone
+   * may come while a first run clicked at once is still fetching its agents' and commands'
+   * scripts, and on a slow network they would share the bandwidth. Nothing with `ahead=off`.
    */
   whenQuiet(task: () => void): void {
+    if (!this.#ahead.loads) return;
     startWhenQuiet(
       task,
-      { running: this.#running, ahead: () => false },
-      { afterMs: AHEAD_AFTER_MS, aheadAtMostMs: 0 },
+      { running: this.#running, ahead: () => false, endedAt: () => this.#runEndedAt },
+      { afterMs: AHEAD_AFTER_MS, aheadAtMostMs: 0, afterRunMs: AFTER_RUN_MS },
     );
   }
 
@@ -163,57 +174,21 @@ export class Warmup {
     return this.#url.sample === 'python' && this.#sandbox.offline && !this.#sandbox.pythonUsed && saveData();
   }
 
-  /**
-   * Rehearses a first run's render, hidden (./rehearsal.ts), unless the page is already
-   * in use or the connection is metered or slow (its chunk is not fetched beside a first run's).
-   * Without it, the Markdown renderer is warmed up alone, unless a run has begun (it renders).
-   */
-  async #rehearse(): Promise<void> {
-    if (typeof document === 'undefined' || this.#rehearsalOver || this.#running())
-      return void (this.rehearsed = 'skipped');
-    if (saveData()) {
-      warmUpMarkdown();
-      return void (this.rehearsed = 'skipped');
-    }
-    const over = () => this.#stopRehearsal();
-    const listening = new AbortController(); // until the rehearsal is over, however it ends
-    for (const type of ['pointerdown', 'keydown'])
-      addEventListener(type, over, { capture: true, once: true, signal: listening.signal });
-    try {
-      // Its chunk and what it draws with, fetched side by side. A rehearsal is no more than a head
-      // start: a chunk that does not load skips it.
-      const [module] = await Promise.all([import('./rehearsal').catch(() => null), loadMarkdown()]);
-      if (!module && !this.#rehearsalOver) warmUpMarkdown();
-      if (!module || this.#rehearsalOver) return void (this.rehearsed = 'skipped');
-      const rehearsal = (this.#rehearsal = module.rehearse(this.#sandbox));
-      this.rehearsed = 'playing';
-      await rehearsal.play();
-      this.#rehearsal = null;
-      this.rehearsed = rehearsal.played ? 'played' : 'stopped';
-    } finally {
-      listening.abort();
-    }
-  }
-
-  #stopRehearsal(): void {
-    this.#rehearsalOver = true;
-    this.#rehearsal?.stop();
-  }
-
-  /** python3's load ahead yields to a run: stopped now, started again after it; so does a rehearsal. */
+  /** python3's load ahead yields to a run: stopped now, started again after it. */
   runStarting(): void {
-    this.#stopRehearsal();
     if (this.#sandbox.cancelPreload()) this.#preloadWaits = true;
   }
 
   runEnded(): void {
-    if (this.#preloadWaits && !this.#viewing) later(() => this.#preloadPython(), PRELOAD_IDLE_MS);
+    this.#runEndedAt = performance.now();
+    if (this.#preloadWaits && !this.#viewing)
+      setTimeout(() => later(() => this.#preloadPython(), PRELOAD_IDLE_MS), AFTER_RUN_MS);
   }
 
   /**
    * A run is being looked through (`on`): a record opened read-only, or a step before the end of
    * the live one. python3's load ahead yields to it as to a run (stopped, started again once the
-   * screen is back at the live end), and so does the rehearsal: Pyodide's compile beside a scrub
+   * screen is back at the live end): Pyodide's compile beside a scrub
    * of 40,000 messages took two cores' worth of its frames (15-22 frames a second instead of
    * 25-36). A record looked at needs no python3; the first run after it loads it if need be.
    */
@@ -221,7 +196,6 @@ export class Warmup {
     if (on === this.#viewing) return;
     this.#viewing = on;
     if (on) {
-      this.#stopRehearsal();
       if (this.#sandbox.cancelPreload()) this.#preloadWaits = true;
     } else if (this.#preloadWaits && !this.#running()) {
       this.#preloadOnceSettled();
@@ -237,13 +211,20 @@ export class Warmup {
    * On the python sample, python3's runtime loads in idle time once the page has settled, so
    * that prompt 3's check does not wait seconds for Pyodide. It is off the critical path (its own
    * worker), it waits for a run under way or a record looked through (see viewing), and it is skipped when the browser asks to save
-   * data or the connection is slower than 4g: then the first python3 loads it, as before.
+   * data or the connection is slower than 4g: then the first python3 loads it.
    */
   #preloadPython(): void {
+    if (!this.#ahead.loads) return;
     this.pythonOnFirstUse = this.#pythonWaitsForUse();
     if (this.#url.sample !== 'python' || this.#sandbox.pythonUsed || saveData()) return;
     if (this.#running() || this.#viewing) {
       this.#preloadWaits = true;
+      return;
+    }
+    // A run ended a moment ago: the learner may click again, and gets the machine first.
+    const sinceRun = this.#runEndedAt === null ? Infinity : performance.now() - this.#runEndedAt;
+    if (sinceRun < AFTER_RUN_MS) {
+      setTimeout(() => later(() => this.#preloadPython(), PRELOAD_IDLE_MS), AFTER_RUN_MS - sinceRun);
       return;
     }
     this.#preloadWaits = false;

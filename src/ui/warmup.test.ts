@@ -4,26 +4,34 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 const loadLanguage = vi.fn((_language: string) => Promise.resolve());
 vi.mock('./i18n', () => ({ loadLanguage, t: (key: string) => key }));
 
-// The agents' script fetched ahead (src/page/agent-workers.ts), in when a test says so.
+// The agents' script fetched ahead (src/page/ahead.ts), in when a test says so.
 let scriptIn = () => {};
-const agentScriptFetched = vi.fn(() => new Promise<void>((resolve) => (scriptIn = resolve)));
-vi.mock('../page/agent-workers', () => ({ agentScriptFetched }));
+/** The page's seam, working ahead (`ahead=on`) unless a test says otherwise; off, no script is fetched ahead. */
+const ahead = (loads = true) => ({
+  loads,
+  agentScriptIn: () => (loads ? new Promise<void>((resolve) => (scriptIn = resolve)) : Promise.resolve()),
+});
+
+// The Markdown renderer's first parse, counted.
+const warmUpMarkdown = vi.fn();
+vi.mock('./markdown.svelte', () => ({ warmUpMarkdown }));
 
 // The canvases' fonts used ahead (./canvas-text.ts), counted.
 const warmCanvasText = vi.fn();
 vi.mock('./canvas-text', () => ({ warmCanvasText }));
 
-const { AHEAD_AFTER_MS, CANVAS_TEXT_AFTER_MS, Warmup } = await import('./warmup.svelte');
+const { AFTER_RUN_MS, AHEAD_AFTER_MS, CANVAS_TEXT_AFTER_MS, Warmup } = await import('./warmup.svelte');
 type WarmupArgs = ConstructorParameters<typeof Warmup>;
 
 /** A warm-up over a sandbox that boots at once, with a run under way while `running.now`. */
-function warmup(running: { now: boolean }, conversation = { warm: () => {} }) {
+function warmup(running: { now: boolean }, conversation = { warm: () => {} }, seam = ahead()) {
   const sandbox = { boot: () => Promise.resolve(), offline: true, pythonUsed: false, pythonSettled: false };
   return new Warmup(
     { sample: 'typescript' } as WarmupArgs[0],
     sandbox as unknown as WarmupArgs[1],
     () => conversation as unknown as ReturnType<WarmupArgs[2]>,
     () => running.now,
+    seam,
   );
 }
 
@@ -46,10 +54,24 @@ describe('Warmup: what is fetched ahead for later (the other languages)', () => 
     await vi.advanceTimersByTimeAsync(AHEAD_AFTER_MS + 10_000);
     expect(loadLanguage).not.toHaveBeenCalled();
     running.now = false;
-    await vi.advanceTimersByTimeAsync(5000);
+    // Then AFTER_RUN_MS more, and an idle moment.
+    await vi.advanceTimersByTimeAsync(AFTER_RUN_MS + 3000);
     expect(loadLanguage.mock.calls.map(([language]) => language)).toEqual(
       expect.arrayContaining(['zh', 'ja']),
     );
+  });
+
+  it('fetches nothing in the AFTER_RUN_MS after a run has ended, then fetches', async () => {
+    const running = { now: true };
+    const ready = warmup(running);
+    await ready.start();
+    await vi.advanceTimersByTimeAsync(AHEAD_AFTER_MS + 2000);
+    running.now = false;
+    ready.runEnded();
+    await vi.advanceTimersByTimeAsync(AFTER_RUN_MS - 500);
+    expect(loadLanguage).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(loadLanguage).toHaveBeenCalled();
   });
 
   it('fetches nothing in the first AHEAD_AFTER_MS of a quiet page', async () => {
@@ -116,7 +138,7 @@ describe("Warmup: python3's load ahead", () => {
   });
 
   /** A warm-up on the python sample, over a sandbox that counts python3's loads and stops. */
-  function onPython(running: { now: boolean }) {
+  function onPython(running: { now: boolean }, seam = ahead()) {
     let loading = false;
     const sandbox = {
       boot: () => Promise.resolve(),
@@ -135,6 +157,7 @@ describe("Warmup: python3's load ahead", () => {
       sandbox as unknown as WarmupArgs[1],
       () => ({ warm: () => {} }) as unknown as ReturnType<WarmupArgs[2]>,
       () => running.now,
+      seam,
     );
     return { ready, sandbox };
   }
@@ -196,7 +219,60 @@ describe("Warmup: python3's load ahead", () => {
     expect(sandbox.preloadPython).not.toHaveBeenCalled();
     running.now = false;
     ready.runEnded();
+    // Not at once: a learner who clicks again soon gets the machine to that run.
+    await vi.advanceTimersByTimeAsync(AFTER_RUN_MS - 100);
+    expect(sandbox.preloadPython).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(5000);
     expect(sandbox.preloadPython).toHaveBeenCalledOnce();
+  });
+});
+
+describe('Warmup with the page working ahead switched off (ahead=off)', () => {
+  beforeEach(() => {
+    vi.stubGlobal('navigator', {});
+    vi.useFakeTimers();
+    loadLanguage.mockClear();
+    warmCanvasText.mockClear();
+    warmUpMarkdown.mockClear();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('boots the sandbox, and does nothing else ahead: no worker, no python3, no strings, no fonts', async () => {
+    const conversation = { warm: vi.fn() };
+    const ready = warmup({ now: false }, conversation, ahead(false));
+    await ready.start();
+    expect(ready.boot).toEqual({ kind: 'idle' });
+    const later = vi.fn();
+    ready.whenQuiet(later);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(conversation.warm).not.toHaveBeenCalled();
+    expect(loadLanguage).not.toHaveBeenCalled();
+    expect(warmCanvasText).not.toHaveBeenCalled();
+    expect(warmUpMarkdown).not.toHaveBeenCalled();
+    expect(later).not.toHaveBeenCalled();
+  });
+
+  it('leaves python3 to its first use, and the offline copy waits for no load of it', async () => {
+    const sandbox = {
+      boot: () => Promise.resolve(),
+      offline: true,
+      pythonUsed: false,
+      pythonSettled: false,
+      preloadPython: vi.fn(),
+    };
+    const ready = new Warmup(
+      { sample: 'python' } as WarmupArgs[0],
+      sandbox as unknown as WarmupArgs[1],
+      () => ({ warm: () => {} }) as unknown as ReturnType<WarmupArgs[2]>,
+      () => false,
+      ahead(false),
+    );
+    await ready.start();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(sandbox.preloadPython).not.toHaveBeenCalled();
+    expect(ready.pythonAhead).toBe(false);
   });
 });

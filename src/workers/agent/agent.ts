@@ -2,15 +2,10 @@
  * The agents' one worker script: the parent's loop in the worker named `parent` (./parent.ts),
  * a subagent's in each worker named `subagent-N` (./subagent.ts). One script for both roles,
  * because nearly all of it is shared (the loop, the tools, the demo model): a first visit fetches
- * and compiles it once, where two scripts of 39 KB each (brotli) were most of what a first run
- * waited for on a slow network (1.6 Mbps), and every later subagent finds it in the cache.
+ * and compiles it once, and every later subagent finds it in the cache.
  */
 import * as Comlink from 'comlink';
 import { parentApi } from './parent';
-import { rehearsesAs, rehearseWhileIdle } from './rehearsal';
 import { subagentApi } from './subagent';
 
 Comlink.expose(self.name === 'parent' ? parentApi : subagentApi);
-// While it waits for its first task, a worker started with the first screen runs its code once on
-// a throwaway input (./rehearsal.ts).
-if (rehearsesAs(self.name)) rehearseWhileIdle();

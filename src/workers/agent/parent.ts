@@ -6,13 +6,11 @@
 import { parentLoop } from '../../core/loop';
 import { createModel } from '../../models';
 import { checkParentRun, type ParentHost, type ParentWorkerApi } from './protocol';
-import { endRehearsal } from './rehearsal';
 import { eventForwarder, taskRunner, toolHandlers } from './runtime';
 
 /** What the page calls in the worker named `parent`. */
 export const parentApi: ParentWorkerApi = {
   async run(request, sandbox, host: ParentHost, hand?: MessagePort) {
-    endRehearsal();
     const events = eventForwarder(host);
     try {
       const { prompt, history, settings } = checkParentRun(request);

@@ -9,7 +9,7 @@
  *                                        │                           then the page terminates it
  *                                        └──runTask(task)──► page   (only when subagents may
  *                                                                    delegate: a worker per level)
- *   every agent worker ──MessagePort──► sandbox (one shared filesystem; sandbox-protocol.ts)
+ *   every agent worker ──MessagePort──► sandbox (one shared filesystem; ../sandbox/protocol.ts)
  *
  * Everything that arrives from another thread is checked here before it is used.
  */

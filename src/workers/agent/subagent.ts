@@ -13,7 +13,6 @@ import {
   type SubagentWorkerApi,
   type TaskHost,
 } from './protocol';
-import { endRehearsal } from './rehearsal';
 import { eventForwarder, nextMessage, taskRunner, toolHandlers } from './runtime';
 
 /** Ends the wait of the offer `runHanded` is waiting on, if there is one. */
@@ -25,7 +24,6 @@ export const subagentApi: SubagentWorkerApi = {
   ready: () => ({ name: self.name, readyAtEpoch: performance.timeOrigin + performance.now() }),
 
   async run(request, sandbox, host: TaskHost) {
-    endRehearsal();
     const events = eventForwarder(host);
     try {
       const { agent, prompt, depth, forkFrom, settings } = checkSubagentRun(request);
@@ -49,7 +47,6 @@ export const subagentApi: SubagentWorkerApi = {
   },
 
   async runHanded(request, sandbox, host, hand) {
-    endRehearsal();
     const withdrawn = new Promise<null>((resolve) => (withdrawOffer = () => resolve(null)));
     const task = await Promise.race([nextMessage(hand, checkHandedTask), withdrawn]).finally(() => {
       withdrawOffer = undefined;

@@ -104,6 +104,7 @@ describe('sandbox worker ← page', () => {
     const worker = fakeWorker();
     const served = servedSandboxWorker(worker);
     await expect(served.boot('ruby' as never)).rejects.toThrow('boot: sample');
+    await expect(served.boot('python', 'off' as never)).rejects.toThrow('boot: ahead');
     const { port1 } = new MessageChannel();
     expect(() => served.connect(port1, 1.5)).toThrow('connect: id');
     expect(() => served.connect({} as MessagePort, 1)).toThrow('connect: port');
@@ -133,6 +134,8 @@ describe('sandbox worker ← page', () => {
     const worker = fakeWorker();
     const served = servedSandboxWorker(worker);
     expect(await served.boot('typescript')).toEqual({ workdir: '/p', readyAtEpoch: 1 });
+    await served.boot('python', false);
+    expect(worker.boot).toHaveBeenLastCalledWith('python', false);
     const { port1 } = new MessageChannel();
     served.connect(port1, 2, new Int32Array(new SharedArrayBuffer(4)));
     expect(worker.connect).toHaveBeenCalledOnce();

@@ -55,9 +55,11 @@ export interface SandboxWorkerApi extends SandboxRemote {
   /**
    * Mounts the sample project (replacing any files) and resolves when tools can run. The first
    * call takes over a boot of the same sample that the worker started on its own (see
-   * vite-plugins/early-sandbox.ts).
+   * vite-plugins/early-sandbox.ts). `ahead`: whether the worker loads what the agents will need
+   * ahead of their first command (the common commands, ICU's data); false with `ahead=off`
+   * (src/page/ahead.ts), for this boot and every later one. True when not given.
    */
-  boot(sample: SampleName): Promise<Booted>;
+  boot(sample: SampleName, ahead?: boolean): Promise<Booted>;
   /**
    * Serves the sandbox on another port (one per agent worker). `stop`, raised by the page, stops
    * every command of this connection even while the sandbox's thread is busy running one.
@@ -189,7 +191,11 @@ export function servedSandbox(remote: SandboxRemote): SandboxRemote {
 export function servedSandboxWorker(api: SandboxWorkerApi): SandboxWorkerApi {
   return {
     ...servedSandbox(api),
-    boot: async (sample) => api.boot(checked(v.picklist(SAMPLES), sample, 'boot: sample')),
+    boot: async (sample, ahead) =>
+      api.boot(
+        checked(v.picklist(SAMPLES), sample, 'boot: sample'),
+        checked(v.optional(v.boolean()), ahead, 'boot: ahead'),
+      ),
     connect(port, connection, stop) {
       api.connect(
         checked(v.instance(MessagePort), port, 'connect: port'),

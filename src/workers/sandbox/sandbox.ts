@@ -46,6 +46,8 @@ function queue(change: FileChange): void {
 let preloading: AbortController | undefined;
 /** The commands' load ahead of their first use (LocalSandbox.warmUp), until an agent connects. */
 let warming: AbortController | undefined;
+/** Whether the page works ahead of time (its first `boot` says): the warm-up after a mount, ICU's data. */
+let ahead = true;
 /** Whether the page has taken this sandbox over (its first `boot`): its own script is in. */
 let pageHere = false;
 /** The warm-up of a mount made before that, waiting for it. */
@@ -73,9 +75,10 @@ async function mount(sample: SampleName): Promise<Booted> {
   const controller = (warming = new AbortController());
   const warm = () => void mounted.warmUp(controller.signal).catch(() => {});
   setTimeout(() => {
+    if (!ahead) return;
     loadIcuData();
-    // Not before the page's own script is in: on a slow network (1.6 Mbps) the commands' chunks
-    // fetched beside it (37 KB) delayed the first screen, and so the first click, by 0.2 s.
+    // Not before the page's own script is in: on a slow network the commands' chunks fetched
+    // beside it would delay the first screen, and so the first click.
     if (pageHere) warm();
     else warmUpHeld = warm;
   }, 0);
@@ -85,9 +88,9 @@ async function mount(sample: SampleName): Promise<Booted> {
 let icuLoaded = false;
 
 /**
- * ICU's data is loaded once for the whole renderer process, the page's thread and its workers:
- * here a process's first Intl.NumberFormat or DateTimeFormat costs 30-50 ms, its first collation
- * 10-40 ms, and after that any thread pays under 1 ms. The page's chart library makes both formats
+ * ICU's data is loaded once for the whole renderer process, the page's thread and its workers: a
+ * process's first Intl.NumberFormat, DateTimeFormat or collation pays for it, and after that any
+ * thread pays next to nothing. The page's chart library makes both formats
  * as it loads, and the first `ls` or `sort` collates; loaded here, just after the mount, neither
  * the page's thread nor a run pays for it.
  */
@@ -130,22 +133,22 @@ self.addEventListener('message', onEarlyBoot);
 
 /*
  * That message reaches this thread only once the page's own thread has taken note that this
- * script loaded, and the page's thread is busy building the screen then (measured: 130-230 ms
- * after this module ran). So the sample a page gets without asking is mounted at once; the message
+ * script loaded, and the page's thread is busy building the screen then. So the sample a page gets without asking is mounted at once; the message
  * changes it only when the page asks for another.
  */
 mountEarly(readUrlSettings('').sample);
 
-// What the page sends is checked before it is acted on (sandbox-protocol.ts).
+// What the page sends is checked before it is acted on (./protocol.ts).
 const api = servedSandboxWorker({
   ...sandboxRemote(ready).remote,
 
-  async boot(sample: SampleName) {
+  async boot(sample: SampleName, worksAhead?: boolean) {
     self.removeEventListener('message', onEarlyBoot);
+    if (!pageHere && worksAhead === false) ahead = false;
     pageHere = true;
     const held = warmUpHeld;
     warmUpHeld = undefined;
-    held?.();
+    if (ahead) held?.();
     const started = early;
     early = undefined;
     if (started?.sample === sample) return started.booted;
