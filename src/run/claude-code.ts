@@ -30,7 +30,15 @@ import {
   type RunEvent,
   type RunRecord,
 } from './record';
-import { firstPrompt, itemsOf, resultText, userMessage, type Item } from './claude-code/items';
+import { contextOf } from './context';
+import {
+  firstPrompt,
+  itemsOf,
+  resultText,
+  untypedRecords,
+  userMessage,
+  type Item,
+} from './claude-code/items';
 import {
   agentIdOf,
   baseName,
@@ -95,7 +103,21 @@ interface Link {
   transcript: Transcript | null;
 }
 
-/** A transcript's events: its messages, model calls and tool calls, at the session's times. */
+/** A Task call's result as the parent got it: its text, and whether the tool refused it. */
+interface TaskResult {
+  text: string;
+  error: boolean;
+}
+
+/** A tool's refusal as the model read it, without Claude Code's `<tool_use_error>` wrapping. */
+function toolError(text: string): string {
+  return text.replace(/<\/?tool_use_error>/g, '').trim();
+}
+
+/**
+ * A transcript's events: its messages, model calls and tool calls, at the session's times. A
+ * compaction and a switch of model are `context_reset` events (never the provider's doing).
+ */
 function agentEvents(
   agent: AgentId,
   items: readonly Item[],
@@ -103,12 +125,15 @@ function agentEvents(
   order: number,
   out: Timed[],
   onAgentCall?: (id: string, t: number) => Timed[],
-  onAgentResult?: (id: string, t: number, text: string) => Timed[],
+  onAgentResult?: (id: string, t: number, result: TaskResult) => Timed[],
 ): void {
   const push = (t: number, event: RunEvent) => out.push({ t: place(t), order, event });
   let index = 0;
   let calls = 0;
+  let model = '';
+  /** The tools the latest reply asked for: the results that answer them are matched to them. */
   let asked = new Set<string>();
+  let replied = 0;
   const tools = new Map<string, { name: string; t: number }>();
   for (const item of items) {
     switch (item.kind) {
@@ -116,12 +141,23 @@ function agentEvents(
         push(item.t, { type: 'log', agent, line: item.text });
         break;
       case 'compact':
-        // A compaction: the array starts again from its summary.
+        // A compaction: the array starts again from its summary, and so does its count.
         index = 0;
         asked = new Set();
-        push(item.t, { type: 'log', agent, line: '[compaction: the array starts again from its summary]' });
+        push(item.t, {
+          type: 'context_reset',
+          agent,
+          reason: 'compaction',
+          ...(model ? { model } : {}),
+          ...(item.trigger ? { trigger: item.trigger } : {}),
+          ...(item.tokensBefore !== null ? { tokensBefore: Math.max(0, Math.round(item.tokensBefore)) } : {}),
+        });
         break;
       case 'call': {
+        if (item.model && model && item.model !== model) {
+          push(item.start, { type: 'context_reset', agent, reason: 'model', model: item.model });
+        }
+        if (item.model) model = item.model;
         const call = ++calls;
         push(item.start, { type: 'model_start', agent, call });
         push(item.t, {
@@ -138,6 +174,7 @@ function agentEvents(
           index: index++,
           message: { role: 'assistant', content: item.blocks },
         });
+        replied = item.t;
         asked = new Set();
         for (const block of item.blocks) {
           if (!isObject(block) || block.type !== 'tool_use') continue;
@@ -154,20 +191,27 @@ function agentEvents(
           const tool = tools.get(result.id);
           if (!tool || !asked.has(result.id)) continue;
           tools.delete(result.id);
+          // A result written before its reply's last line (tools run while the reply streams)
+          // ends once the reply did.
+          const t = Math.max(result.t, replied);
           if (AGENT_TOOLS.has(tool.name)) {
-            for (const timed of onAgentResult?.(result.id, result.t, result.text) ?? []) out.push(timed);
+            for (const timed of onAgentResult?.(result.id, t, result) ?? []) out.push(timed);
           }
-          push(result.t, {
+          push(t, {
             type: 'tool_end',
             agent,
             id: result.id,
             name: tool.name,
             output: result.text.slice(0, TOOL_END_PREVIEW),
-            durationMs: Math.max(0, result.t - tool.t),
+            durationMs: Math.max(0, t - tool.t),
           });
         }
-        push(item.t, { type: 'message', agent, index: index++, message: userMessage(item.blocks, asked) });
-        asked = new Set();
+        push(Math.max(item.t, replied), {
+          type: 'message',
+          agent,
+          index: index++,
+          message: userMessage(item.blocks, asked),
+        });
         break;
     }
   }
@@ -184,6 +228,7 @@ export function sessionRecord(
   const problems: SessionProblem[] = [];
   const metas = new Map<string, Json>();
   const subagentFiles: Transcript[] = [];
+  const compactions: Transcript[] = [];
   const parents: SessionFile[] = [];
   for (const file of files) {
     const name = baseName(file.path);
@@ -205,8 +250,9 @@ export function sessionRecord(
     const agentId = agentIdOf(name);
     if (agentId === null) parents.push(file);
     else if (agentId.startsWith('acompact')) {
-      // A compaction's own call: not a subagent the session started.
-      progress?.(file.text.length);
+      // A compaction's own call (the one that wrote the summary): not a subagent the session
+      // started; the parent's log tells of it.
+      compactions.push({ name, lines: readLines(file, problems, progress), agentId, meta: null });
     } else subagentFiles.push({ name, lines: [], agentId, meta: null });
   }
   if (!parents.length && !subagentFiles.length) throw new SessionError('noSession');
@@ -241,6 +287,13 @@ export function sessionRecord(
   const calls = new Map<string, { input: Json; t: number }>();
   const agentIdOfCall = new Map<string, string>();
   for (const { rec } of parentLines) {
+    if (rec.type === 'progress') {
+      // A subagent's step, reported to the parent while its Task call runs (2.1): names both.
+      const data = isObject(rec.data) ? rec.data : {};
+      const call = str(rec.parentToolUseID) || str(rec.toolUseID);
+      if (call && str(data.agentId) && !agentIdOfCall.has(call)) agentIdOfCall.set(call, str(data.agentId));
+      continue;
+    }
     const content = isObject(rec.message) ? rec.message.content : undefined;
     if (!Array.isArray(content)) continue;
     for (const block of content) {
@@ -249,9 +302,14 @@ export function sessionRecord(
         calls.set(str(block.id), { input: isObject(block.input) ? block.input : {}, t: 0 });
       }
       if (block.type === 'tool_result' && calls.has(str(block.tool_use_id))) {
+        // The subagent's id: in the result's toolUseResult (2.x), on the record itself (older
+        // sessions), or in the result's text ("agentId: ...").
         const result = isObject(rec.toolUseResult) ? rec.toolUseResult : {};
         const named =
-          str(result.agentId) || /agentId: *([\w@.-]+)/.exec(resultText(block.content))?.[1] || '';
+          str(result.agentId) ||
+          str(rec.agentId) ||
+          /agentId: *([\w@.-]+)/.exec(resultText(block.content))?.[1] ||
+          '';
         if (named) agentIdOfCall.set(str(block.tool_use_id), named);
       }
     }
@@ -345,13 +403,21 @@ export function sessionRecord(
       { t: at, order: parentOrder, event: { type: 'worker', worker: agent, phase: 'created' } },
     ];
   };
-  const closing = (id: string, t: number, text: string): Timed[] => {
+  const closing = (id: string, t: number, result: TaskResult): Timed[] => {
     const link = links.get(id);
     if (!link) return [];
+    const text = result.error ? toolError(result.text) : result.text;
     link.end = t;
     link.summary = text;
     const at = rel(t);
-    if (!link.transcript) {
+    // A call the tool refused (its input did not validate) never started a subagent: it failed.
+    const failed = result.error && !link.transcript;
+    if (failed) {
+      problems.push({
+        code: 'failedSubagent',
+        params: { agent: link.agent, description: link.description, error: text.slice(0, 200) },
+      });
+    } else if (!link.transcript) {
       problems.push({
         code: 'missingSubagent',
         params: { agent: link.agent, description: link.description },
@@ -364,7 +430,7 @@ export function sessionRecord(
         event: {
           type: 'agent_state',
           agent: link.agent,
-          state: link.transcript ? 'discarded' : 'missing',
+          state: failed ? 'failed' : link.transcript ? 'discarded' : 'missing',
           summary: text,
         },
       },
@@ -381,6 +447,25 @@ export function sessionRecord(
         params: { agent: link.agent, description: link.description },
       });
     }
+  }
+  // The calls that wrote a compaction's summary: told in the parent's log, with what they sent.
+  for (const compaction of compactions) {
+    const made = itemsOf(compaction.lines).filter((i) => i.kind === 'call');
+    if (!made.length) continue;
+    const sent = made.reduce((sum, c) => sum + (c.usage ? contextOf(c.usage) : 0), 0);
+    out.push({
+      t: rel(made[0].start),
+      order: parentOrder,
+      event: {
+        type: 'log',
+        agent: 'parent',
+        line: `[compaction] ${compaction.name}: ${made.length} model call(s) to ${made[0].model || 'its model'} wrote the summary (${sent} tokens sent)`,
+      },
+    });
+  }
+  for (const transcript of [{ name: baseName(parentFile?.path ?? ''), lines: allParentLines }, ...subagentFiles]) {
+    const count = untypedRecords(transcript.lines);
+    if (count) problems.push({ code: 'untyped', params: { name: transcript.name, count } });
   }
   let order = 0;
   for (const link of links.values()) subagentEvents(link, order++);

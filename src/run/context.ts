@@ -91,6 +91,16 @@ export function counted(meter: Meter, usage: Usage): Meter {
   return { ...meter, sent, count: { tokens: sent + usage.output_tokens, at: null } };
 }
 
+/**
+ * The agent's context changed for a reason of its own (a `context_reset` event of the record: a
+ * compaction, or its next call going to another model). Nothing counted before it is a baseline:
+ * a smaller count after it is the agent's own doing, never the provider's, so it does not make the
+ * agent `partial`; and until its next call reports, its context is estimated from its array.
+ */
+export function contextReset(meter: Meter): Meter {
+  return { ...meter, count: null, sent: 0, partial: false };
+}
+
 /** The agent's reply was appended: its array is now `chars` characters. */
 export function replied(meter: Meter, chars: number): Meter {
   if (!meter.count || meter.count.at !== null) return meter;

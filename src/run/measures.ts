@@ -10,6 +10,7 @@ import type { AgentId, Message } from '../core/messages';
 import {
   contextOf,
   contextTokens,
+  contextReset,
   counted,
   depthOf,
   estimateTokens,
@@ -137,6 +138,12 @@ export function modelCalls(record: RunRecord): { calls: CallPoint[]; tasks: Task
         const context = now(event.agent);
         last.context = context.tokens;
         last.counted = last.counted && context.counted;
+        break;
+      }
+      case 'context_reset': {
+        // A compaction or a model switch: the count before it is no baseline (./context.ts).
+        const meter = meters.get(event.agent);
+        if (meter) meters.set(event.agent, contextReset(meter));
         break;
       }
       case 'model_start': {

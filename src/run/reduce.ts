@@ -9,7 +9,7 @@ import type { AgentId, AssistantBlock, Usage } from '../core/messages';
 import type { StreamEvent } from '../core/model';
 import { copied, List } from './list';
 import type { ColumnState, RunEvent, RunStatus } from './record';
-import { contextOf, counted as countedCall, newMeter, overheadChars, replied } from './context';
+import { contextOf, contextReset, counted as countedCall, newMeter, overheadChars, replied } from './context';
 import { messageChars } from './size';
 import { agentState, sizesOf, type AgentState, type RunState } from './state';
 
@@ -245,6 +245,9 @@ function apply(state: RunState, event: RunEvent): RunState {
         meter: countedCall(a.meter, counted),
       }));
     }
+    case 'context_reset':
+      // A compaction or a model switch: the count before it is no baseline (./context.ts).
+      return updateAgent(state, event.agent, (a) => ({ ...a, meter: contextReset(a.meter) }));
     case 'limit_reached':
       return updateAgent(state, event.agent, (a) => ({ ...a, limitReached: true }));
     case 'log':

@@ -14,7 +14,11 @@ export type SessionProblem =
   | { code: 'noParent'; params: { name: string } }
   | { code: 'unlinked'; params: { name: string } }
   | { code: 'brokenLines'; params: { name: string; count: number; line: number } }
-  | { code: 'severalSessions'; params: { name: string; count: number } };
+  | { code: 'severalSessions'; params: { name: string; count: number } }
+  /** A Task call the tool refused (its input did not validate): no subagent ever ran. */
+  | { code: 'failedSubagent'; params: { agent: string; description: string; error: string } }
+  /** Records that say nothing of their kind (no `type`, no message role): left out. */
+  | { code: 'untyped'; params: { name: string; count: number } };
 
 export type Json = Record<string, unknown>;
 
