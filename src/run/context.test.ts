@@ -5,7 +5,7 @@ import { CHILD_TOOLS, PARENT_TOOLS, parentSystem, subagentSystem } from '../core
 import { soloSystem } from '../core/variants';
 import type { Trace } from '../models/replay';
 import { demoRecord } from '../../test/demo-run';
-import { contextTokens, counted, estimateTokens, newMeter, overheadChars, replied } from './context';
+import { contextReset, contextTokens, counted, estimateTokens, newMeter, overheadChars, replied } from './context';
 import { traceRecord } from './example';
 import { agentFigures, runFigures } from './figures';
 import { modelCalls, runTotals } from './measures';
@@ -147,5 +147,22 @@ describe('the one measure of context', () => {
     expect(child.chart.context).toBe(child.column.contextTokens);
     expect(figures.comparison.parentContext).toBe(figures.header.contextTokens);
     expect(figures.history.parentTokens).toBe(figures.header.contextTokens);
+  });
+});
+
+describe('a context reset (a compaction, a switch of model)', () => {
+  const usage = (input: number) => ({ input_tokens: input, output_tokens: 10 });
+
+  it('makes a smaller count after it a full count, where without it the agent is partial', () => {
+    const before = counted(newMeter(100), usage(5000));
+    // Without a reset, a smaller count cannot be complete: the agent is estimated from then on.
+    expect(counted(before, usage(1200))).toMatchObject({ partial: true, count: null });
+    const after = counted(contextReset(before), usage(1200));
+    expect(after).toMatchObject({ partial: false, sent: 1200, count: { tokens: 1210 } });
+  });
+
+  it('estimates the context from the array until the next call reports', () => {
+    const reset = contextReset(replied(counted(newMeter(400), usage(5000)), 2000));
+    expect(contextTokens(reset, 800)).toEqual({ tokens: estimateTokens(400 + 800), counted: false });
   });
 });
