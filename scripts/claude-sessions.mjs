@@ -299,7 +299,9 @@ const resultLine = (toolUseId, content, extra = {}, isError = false) => ({
   type: 'user',
   message: {
     role: 'user',
-    content: [{ type: 'tool_result', tool_use_id: toolUseId, content, ...(isError ? { is_error: true } : {}) }],
+    content: [
+      { type: 'tool_result', tool_use_id: toolUseId, content, ...(isError ? { is_error: true } : {}) },
+    ],
   },
   ...extra,
 });
@@ -344,53 +346,293 @@ export function interleavedSession() {
     message: {
       role: 'user',
       content: [
-        { type: 'text', text: 'Where do the tests live, and what do they check? The screenshot shows the failure.' },
-        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo'.repeat(300) } },
+        {
+          type: 'text',
+          text: 'Where do the tests live, and what do they check? The screenshot shows the failure.',
+        },
+        {
+          type: 'image',
+          source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo'.repeat(300) },
+        },
       ],
     },
   });
   // Call 1 of the parent: four blocks, seven lines apart.
   const early = u(3, 0, 8000, 20);
-  p.line(1.0, replyLine('msg_p1', SONNET, { type: 'thinking', thinking: 'Two folders, then a subagent.', signature: 'c2lnLXAx' }, early));
-  p.line(1.1, replyLine('msg_p1', SONNET, { type: 'text', text: 'I will read both test folders and ask a subagent to run them.' }, early));
-  p.line(1.2, replyLine('msg_p1', SONNET, { type: 'tool_use', id: 'toolu_read_a', name: 'Read', input: { file_path: '/home/learner/tests-tour/tests/test_a.py' } }, early));
-  p.line(1.25, progressLine('toolu_read_a', 'toolu_read_a', { type: 'hook_progress', hookEvent: 'PreToolUse', hookName: 'PreToolUse:Read' }));
-  p.line(1.3, resultLine('toolu_read_a', '     1\tdef test_a():\n     2\t    assert add(1, 2) == 3\n', { toolUseResult: { type: 'text', file: { filePath: '/home/learner/tests-tour/tests/test_a.py', content: 'def test_a():\n    assert add(1, 2) == 3\n', numLines: 2 } } }));
-  p.line(1.4, replyLine('msg_p1', SONNET, { type: 'tool_use', id: 'toolu_write_b', name: 'Write', input: { file_path: '/home/learner/tests-tour/notes.md', content: '# Tests\n- tests/test_a.py\n' } }, early));
-  p.line(1.5, replyLine('msg_p1', SONNET, { type: 'tool_use', id: 'toolu_task_1', name: 'Task', input: { description: 'Run the tests', prompt: 'Run the test suite and report which tests fail.', subagent_type: 'general-purpose' } }, u(3, 0, 8000, 210), 'tool_use'));
-  p.line(1.6, progressLine('agent_msg_1', 'toolu_task_1', { type: 'agent_progress', agentId: 'f00d01', prompt: 'Run the test suite and report which tests fail.', message: { type: 'user', message: { role: 'user', content: 'Run the test suite and report which tests fail.' } } }));
-  p.line(1.7, resultLine('toolu_write_b', 'File created successfully at: /home/learner/tests-tour/notes.md', { toolUseResult: { type: 'create', filePath: '/home/learner/tests-tour/notes.md', content: '# Tests\n- tests/test_a.py\n' } }));
-  p.line(2.5, progressLine('agent_msg_2', 'toolu_task_1', { type: 'agent_progress', agentId: 'f00d01', message: { type: 'assistant', message: { model: HAIKU, content: [] } } }));
-  p.line(6.0, resultLine('toolu_task_1', [{ type: 'text', text: 'One test fails: test_b (division by zero).' }], { toolUseResult: { status: 'completed', prompt: 'Run the test suite and report which tests fail.', content: [{ type: 'text', text: 'One test fails: test_b (division by zero).' }], totalDurationMs: 4400, totalTokens: 4300, totalToolUseCount: 3 } }));
+  p.line(
+    1.0,
+    replyLine(
+      'msg_p1',
+      SONNET,
+      { type: 'thinking', thinking: 'Two folders, then a subagent.', signature: 'c2lnLXAx' },
+      early,
+    ),
+  );
+  p.line(
+    1.1,
+    replyLine(
+      'msg_p1',
+      SONNET,
+      { type: 'text', text: 'I will read both test folders and ask a subagent to run them.' },
+      early,
+    ),
+  );
+  p.line(
+    1.2,
+    replyLine(
+      'msg_p1',
+      SONNET,
+      {
+        type: 'tool_use',
+        id: 'toolu_read_a',
+        name: 'Read',
+        input: { file_path: '/home/learner/tests-tour/tests/test_a.py' },
+      },
+      early,
+    ),
+  );
+  p.line(
+    1.25,
+    progressLine('toolu_read_a', 'toolu_read_a', {
+      type: 'hook_progress',
+      hookEvent: 'PreToolUse',
+      hookName: 'PreToolUse:Read',
+    }),
+  );
+  p.line(
+    1.3,
+    resultLine('toolu_read_a', '     1\tdef test_a():\n     2\t    assert add(1, 2) == 3\n', {
+      toolUseResult: {
+        type: 'text',
+        file: {
+          filePath: '/home/learner/tests-tour/tests/test_a.py',
+          content: 'def test_a():\n    assert add(1, 2) == 3\n',
+          numLines: 2,
+        },
+      },
+    }),
+  );
+  p.line(
+    1.4,
+    replyLine(
+      'msg_p1',
+      SONNET,
+      {
+        type: 'tool_use',
+        id: 'toolu_write_b',
+        name: 'Write',
+        input: { file_path: '/home/learner/tests-tour/notes.md', content: '# Tests\n- tests/test_a.py\n' },
+      },
+      early,
+    ),
+  );
+  p.line(
+    1.5,
+    replyLine(
+      'msg_p1',
+      SONNET,
+      {
+        type: 'tool_use',
+        id: 'toolu_task_1',
+        name: 'Task',
+        input: {
+          description: 'Run the tests',
+          prompt: 'Run the test suite and report which tests fail.',
+          subagent_type: 'general-purpose',
+        },
+      },
+      u(3, 0, 8000, 210),
+      'tool_use',
+    ),
+  );
+  p.line(
+    1.6,
+    progressLine('agent_msg_1', 'toolu_task_1', {
+      type: 'agent_progress',
+      agentId: 'f00d01',
+      prompt: 'Run the test suite and report which tests fail.',
+      message: {
+        type: 'user',
+        message: { role: 'user', content: 'Run the test suite and report which tests fail.' },
+      },
+    }),
+  );
+  p.line(
+    1.7,
+    resultLine('toolu_write_b', 'File created successfully at: /home/learner/tests-tour/notes.md', {
+      toolUseResult: {
+        type: 'create',
+        filePath: '/home/learner/tests-tour/notes.md',
+        content: '# Tests\n- tests/test_a.py\n',
+      },
+    }),
+  );
+  p.line(
+    2.5,
+    progressLine('agent_msg_2', 'toolu_task_1', {
+      type: 'agent_progress',
+      agentId: 'f00d01',
+      message: { type: 'assistant', message: { model: HAIKU, content: [] } },
+    }),
+  );
+  p.line(
+    6.0,
+    resultLine('toolu_task_1', [{ type: 'text', text: 'One test fails: test_b (division by zero).' }], {
+      toolUseResult: {
+        status: 'completed',
+        prompt: 'Run the test suite and report which tests fail.',
+        content: [{ type: 'text', text: 'One test fails: test_b (division by zero).' }],
+        totalDurationMs: 4400,
+        totalTokens: 4300,
+        totalToolUseCount: 3,
+      },
+    }),
+  );
   // Call 2: a Task call without its prompt, which the tool refuses.
-  p.line(6.3, replyLine('msg_p2', SONNET, { type: 'tool_use', id: 'toolu_task_bad', name: 'Task', input: { description: 'Check the fixtures' } }, u(3, 8000, 1500, 90), 'tool_use'));
-  p.line(6.4, resultLine('toolu_task_bad', '<tool_use_error>InputValidationError: Task failed due to the following issue:\nThe required parameter `prompt` is missing</tool_use_error>', { toolUseResult: 'InputValidationError: [\n  {\n    "code": "invalid_type",\n    "path": ["prompt"],\n    "message": "Required"\n  }\n]' }, true));
+  p.line(
+    6.3,
+    replyLine(
+      'msg_p2',
+      SONNET,
+      { type: 'tool_use', id: 'toolu_task_bad', name: 'Task', input: { description: 'Check the fixtures' } },
+      u(3, 8000, 1500, 90),
+      'tool_use',
+    ),
+  );
+  p.line(
+    6.4,
+    resultLine(
+      'toolu_task_bad',
+      '<tool_use_error>InputValidationError: Task failed due to the following issue:\nThe required parameter `prompt` is missing</tool_use_error>',
+      {
+        toolUseResult:
+          'InputValidationError: [\n  {\n    "code": "invalid_type",\n    "path": ["prompt"],\n    "message": "Required"\n  }\n]',
+      },
+      true,
+    ),
+  );
   // Call 3: the answer.
-  p.line(7.0, replyLine('msg_p3', SONNET, { type: 'text', text: 'The tests live in tests/; test_b fails on a division by zero.' }, u(3, 9500, 300, 120), 'end_turn'));
+  p.line(
+    7.0,
+    replyLine(
+      'msg_p3',
+      SONNET,
+      { type: 'text', text: 'The tests live in tests/; test_b fails on a division by zero.' },
+      u(3, 9500, 300, 120),
+      'end_turn',
+    ),
+  );
   p.line(7.1, { type: 'system', subtype: 'turn_duration', durationMs: 7000, isMeta: false });
   // A manual compaction: the boundary, its summary, then a call to another model.
-  p.line(9.0, { type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', level: 'info', logicalParentUuid: 'p-14', compactMetadata: { trigger: 'manual', preTokens: 9923 } });
-  p.line(9.1, { type: 'user', isCompactSummary: true, isVisibleInTranscriptOnly: true, message: { role: 'user', content: 'This session is being continued from a previous conversation. Summary: the tests live in tests/; test_b fails.' } });
+  p.line(9.0, {
+    type: 'system',
+    subtype: 'compact_boundary',
+    content: 'Conversation compacted',
+    level: 'info',
+    logicalParentUuid: 'p-14',
+    compactMetadata: { trigger: 'manual', preTokens: 9923 },
+  });
+  p.line(9.1, {
+    type: 'user',
+    isCompactSummary: true,
+    isVisibleInTranscriptOnly: true,
+    message: {
+      role: 'user',
+      content:
+        'This session is being continued from a previous conversation. Summary: the tests live in tests/; test_b fails.',
+    },
+  });
   p.line(9.2, { type: 'user', message: { role: 'user', content: 'Write the fix down in one line.' } });
-  p.line(10.0, replyLine('msg_p4', OPUS, { type: 'text', text: 'Guard the division in b() against zero.' }, u(5, 0, 2100, 60), 'end_turn'));
+  p.line(
+    10.0,
+    replyLine(
+      'msg_p4',
+      OPUS,
+      { type: 'text', text: 'Guard the division in b() against zero.' },
+      u(5, 0, 2100, 60),
+      'end_turn',
+    ),
+  );
 
   // The subagent: no meta file, no agentId in the result; only the progress records name it.
   const s = writer(INTERLEAVED_ID, { agentId: 'f00d01', sidechain: true });
-  s.line(1.55, { type: 'user', message: { role: 'user', content: 'Run the test suite and report which tests fail.' } });
-  s.line(2.0, replyLine('msg_s1', HAIKU, { type: 'tool_use', id: 'toolu_s_glob', name: 'Glob', input: { pattern: 'tests/*.py' } }, u(4, 0, 3000, 10)));
-  s.line(2.05, progressLine('toolu_s_glob', 'toolu_s_glob', { type: 'hook_progress', hookEvent: 'PreToolUse' }));
-  s.line(2.1, replyLine('msg_s1', HAIKU, { type: 'tool_use', id: 'toolu_s_bash', name: 'Bash', input: { command: 'python -m pytest -q' } }, u(4, 0, 3000, 80), 'tool_use'));
+  s.line(1.55, {
+    type: 'user',
+    message: { role: 'user', content: 'Run the test suite and report which tests fail.' },
+  });
+  s.line(
+    2.0,
+    replyLine(
+      'msg_s1',
+      HAIKU,
+      { type: 'tool_use', id: 'toolu_s_glob', name: 'Glob', input: { pattern: 'tests/*.py' } },
+      u(4, 0, 3000, 10),
+    ),
+  );
+  s.line(
+    2.05,
+    progressLine('toolu_s_glob', 'toolu_s_glob', { type: 'hook_progress', hookEvent: 'PreToolUse' }),
+  );
+  s.line(
+    2.1,
+    replyLine(
+      'msg_s1',
+      HAIKU,
+      { type: 'tool_use', id: 'toolu_s_bash', name: 'Bash', input: { command: 'python -m pytest -q' } },
+      u(4, 0, 3000, 80),
+      'tool_use',
+    ),
+  );
   s.line(2.2, resultLine('toolu_s_glob', 'tests/test_a.py\ntests/test_b.py'));
-  s.line(2.6, progressLine('toolu_s_bash', 'toolu_s_bash', { type: 'bash_progress', output: '..F', elapsedTimeSeconds: 1 }));
+  s.line(
+    2.6,
+    progressLine('toolu_s_bash', 'toolu_s_bash', {
+      type: 'bash_progress',
+      output: '..F',
+      elapsedTimeSeconds: 1,
+    }),
+  );
   s.line(3.0, resultLine('toolu_s_bash', '..F\nFAILED tests/test_b.py::test_b - ZeroDivisionError'));
-  s.line(3.5, replyLine('msg_s2', HAIKU, { type: 'tool_use', id: 'toolu_s_read', name: 'Read', input: { file_path: '/home/learner/tests-tour/tests/test_b.py' } }, u(4, 3000, 400, 50), 'tool_use'));
+  s.line(
+    3.5,
+    replyLine(
+      'msg_s2',
+      HAIKU,
+      {
+        type: 'tool_use',
+        id: 'toolu_s_read',
+        name: 'Read',
+        input: { file_path: '/home/learner/tests-tour/tests/test_b.py' },
+      },
+      u(4, 3000, 400, 50),
+      'tool_use',
+    ),
+  );
   s.line(3.7, resultLine('toolu_s_read', '     1\tdef test_b():\n     2\t    assert b(1, 0) == 0\n'));
-  s.line(5.0, replyLine('msg_s3', HAIKU, { type: 'text', text: 'One test fails: test_b (division by zero).' }, u(4, 3400, 600, 120), 'end_turn'));
+  s.line(
+    5.0,
+    replyLine(
+      'msg_s3',
+      HAIKU,
+      { type: 'text', text: 'One test fails: test_b (division by zero).' },
+      u(4, 3400, 600, 120),
+      'end_turn',
+    ),
+  );
 
   // The call that wrote the compaction's summary.
   const c = writer(INTERLEAVED_ID, { agentId: 'acompact-7e57', sidechain: true });
   c.line(8.0, { type: 'user', message: { role: 'user', content: 'Summarise the conversation so far.' } });
-  c.line(8.9, replyLine('msg_c1', SONNET, { type: 'text', text: 'Summary: the tests live in tests/; test_b fails.' }, u(10, 9000, 0, 500), 'end_turn'));
+  c.line(
+    8.9,
+    replyLine(
+      'msg_c1',
+      SONNET,
+      { type: 'text', text: 'Summary: the tests live in tests/; test_b fails.' },
+      u(10, 9000, 0, 500),
+      'end_turn',
+    ),
+  );
 
   const dir = `${INTERLEAVED_ID}/subagents`;
   return {
@@ -410,20 +652,71 @@ export const OLDER_ID = '5e55101a-0000-4000-8000-000000000003';
 export function olderSidechainSession() {
   const MODEL = 'claude-sonnet-4-5-20250929';
   const p = writer(OLDER_ID);
-  const u = (read, output) => ({ input_tokens: 2, cache_read_input_tokens: read, cache_creation_input_tokens: 100, output_tokens: output });
+  const u = (read, output) => ({
+    input_tokens: 2,
+    cache_read_input_tokens: read,
+    cache_creation_input_tokens: 100,
+    output_tokens: output,
+  });
   const lines = [];
-  const all = (w) => lines.push(...w.text().trim().split('\n').map((l) => JSON.parse(l)));
+  const all = (w) =>
+    lines.push(
+      ...w
+        .text()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    );
   p.line(0, { type: 'user', message: { role: 'user', content: 'Check both packages.' } });
-  p.line(1, replyLine('msg_o1', MODEL, { type: 'tool_use', id: 'toolu_o_1', name: 'Task', input: { description: 'Check alpha', prompt: 'Check package alpha.' } }, u(1000, 30)));
-  p.line(1.01, replyLine('msg_o1', MODEL, { type: 'tool_use', id: 'toolu_o_2', name: 'Task', input: { description: 'Check beta', prompt: 'Check package beta.' } }, u(1000, 60), 'tool_use'));
+  p.line(
+    1,
+    replyLine(
+      'msg_o1',
+      MODEL,
+      {
+        type: 'tool_use',
+        id: 'toolu_o_1',
+        name: 'Task',
+        input: { description: 'Check alpha', prompt: 'Check package alpha.' },
+      },
+      u(1000, 30),
+    ),
+  );
+  p.line(
+    1.01,
+    replyLine(
+      'msg_o1',
+      MODEL,
+      {
+        type: 'tool_use',
+        id: 'toolu_o_2',
+        name: 'Task',
+        input: { description: 'Check beta', prompt: 'Check package beta.' },
+      },
+      u(1000, 60),
+      'tool_use',
+    ),
+  );
   p.line(5, { ...resultLine('toolu_o_1', 'alpha is fine'), agentId: 'e1e2e3' });
   p.line(5.1, { ...resultLine('toolu_o_2', 'beta is fine'), agentId: 'e4e5e6' });
   p.line(6, replyLine('msg_o2', MODEL, { type: 'text', text: 'Both are fine.' }, u(1200, 20), 'end_turn'));
   all(p);
-  for (const [agentId, name, at] of [['e1e2e3', 'alpha', 1.5], ['e4e5e6', 'beta', 1.6]]) {
+  for (const [agentId, name, at] of [
+    ['e1e2e3', 'alpha', 1.5],
+    ['e4e5e6', 'beta', 1.6],
+  ]) {
     const s = writer(OLDER_ID, { agentId, sidechain: true });
-    s.line(at, { type: 'user', message: { role: 'user', content: [{ type: 'text', text: `Check package ${name}.\n\nReport briefly.` }] } });
-    s.line(at + 1, replyLine(`msg_${agentId}`, MODEL, { type: 'text', text: `${name} is fine` }, u(500, 10), 'end_turn'));
+    s.line(at, {
+      type: 'user',
+      message: {
+        role: 'user',
+        content: [{ type: 'text', text: `Check package ${name}.\n\nReport briefly.` }],
+      },
+    });
+    s.line(
+      at + 1,
+      replyLine(`msg_${agentId}`, MODEL, { type: 'text', text: `${name} is fine` }, u(500, 10), 'end_turn'),
+    );
     all(s);
   }
   lines.sort((a, b) => a.timestamp.localeCompare(b.timestamp));
@@ -434,7 +727,16 @@ export function olderSidechainSession() {
 export function untypedSession() {
   const p = writer('5e55101a-0000-4000-8000-000000000004');
   p.line(0, { message: { role: 'user', content: 'Hello there.' } });
-  p.line(1, { message: { role: 'assistant', id: 'msg_u1', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'Hello.' }], stop_reason: 'end_turn', usage: { input_tokens: 10, output_tokens: 3 } } });
+  p.line(1, {
+    message: {
+      role: 'assistant',
+      id: 'msg_u1',
+      model: 'claude-sonnet-4-5',
+      content: [{ type: 'text', text: 'Hello.' }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 10, output_tokens: 3 },
+    },
+  });
   p.line(2, { note: 'something else' });
   return { 'untyped.jsonl': p.text() };
 }

@@ -17,6 +17,8 @@ const PROBLEMS = new Set<unknown>([
   'unlinked',
   'brokenLines',
   'severalSessions',
+  'failedSubagent',
+  'untyped',
 ]);
 
 export { MAX_SESSION_BYTES } from '../run/claude-code';

@@ -6,17 +6,14 @@
  * (scripts/claude-sessions.mjs).
  */
 import { describe, expect, it } from 'vitest';
-import {
-  interleavedSession,
-  olderSidechainSession,
-  untypedSession,
-} from '../../scripts/claude-sessions.mjs';
+import { interleavedSession, olderSidechainSession, untypedSession } from '../../scripts/claude-sessions.mjs';
 import { parseRecord } from './check';
 import { sessionRecord, type SessionFile } from './claude-code';
 import { modelCalls } from './measures';
 import { reduceAll } from './reduce-range';
 import type { RecordEvent } from './record';
 import { workersTimeline } from './timeline';
+import { contextResets } from './context-resets';
 
 const asFiles = (files: Record<string, string>): SessionFile[] =>
   Object.entries(files).map(([path, text]) => ({ path, text }));
@@ -116,9 +113,7 @@ describe('a 2.1 session whose lines are interleaved', () => {
   });
 
   it('records the compaction and the model switch as the agent’s own, never a faulty count', () => {
-    expect(
-      eventsOf(record.events, 'context_reset').map(({ t, ...rest }) => [t, rest]),
-    ).toEqual([
+    expect(eventsOf(record.events, 'context_reset').map(({ t, ...rest }) => [t, rest])).toEqual([
       [
         9000,
         {
@@ -149,7 +144,7 @@ describe('a 2.1 session whose lines are interleaved', () => {
 
   it('keeps an image as an image block, its data not kept', () => {
     const prompt = eventsOf(record.events, 'message').find((e) => e.agent === 'parent' && e.index === 0)!;
-    const image = (prompt.message.content as { type: string; source: { data: string; media_type: string } }[])[1];
+    const image = (prompt.message.content as unknown as { type: string; source: object }[])[1];
     expect(image.type).toBe('image');
     expect(image.source).toMatchObject({ media_type: 'image/png', data: '[2 KB not kept]' });
   });
@@ -177,5 +172,15 @@ describe('older shapes', () => {
     const view = reduceAll(record.events);
     expect(view.parent.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(modelCalls(record).calls).toHaveLength(1);
+  });
+});
+
+describe('where the context dropped, for the chart and the timeline', () => {
+  it('places each reset after the calls of the run that started before it', () => {
+    const { record } = sessionRecord(asFiles(interleavedSession()));
+    expect(contextResets(record).map((m) => [m.agent, m.reason, m.after, m.tokensBefore])).toEqual([
+      ['parent', 'compaction', 6, 9923],
+      ['parent', 'model', 6, undefined],
+    ]);
   });
 });

@@ -463,7 +463,10 @@ export function sessionRecord(
       },
     });
   }
-  for (const transcript of [{ name: baseName(parentFile?.path ?? ''), lines: allParentLines }, ...subagentFiles]) {
+  for (const transcript of [
+    { name: baseName(parentFile?.path ?? ''), lines: allParentLines },
+    ...subagentFiles,
+  ]) {
     const count = untypedRecords(transcript.lines);
     if (count) problems.push({ code: 'untyped', params: { name: transcript.name, count } });
   }

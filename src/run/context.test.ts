@@ -5,7 +5,15 @@ import { CHILD_TOOLS, PARENT_TOOLS, parentSystem, subagentSystem } from '../core
 import { soloSystem } from '../core/variants';
 import type { Trace } from '../models/replay';
 import { demoRecord } from '../../test/demo-run';
-import { contextReset, contextTokens, counted, estimateTokens, newMeter, overheadChars, replied } from './context';
+import {
+  contextReset,
+  contextTokens,
+  counted,
+  estimateTokens,
+  newMeter,
+  overheadChars,
+  replied,
+} from './context';
 import { traceRecord } from './example';
 import { agentFigures, runFigures } from './figures';
 import { modelCalls, runTotals } from './measures';

@@ -146,7 +146,9 @@ function holds(blocks: readonly AssistantBlock[], block: AssistantBlock): boolea
   if (block.type === 'tool_use') return blocks.some((b) => b.type === 'tool_use' && b.id === block.id);
   if (block.type === 'text') return blocks.some((b) => b.type === 'text' && b.text === block.text);
   if (block.type === 'thinking')
-    return blocks.some((b) => b.type === 'thinking' && b.signature === block.signature && b.thinking === block.thinking);
+    return blocks.some(
+      (b) => b.type === 'thinking' && b.signature === block.signature && b.thinking === block.thinking,
+    );
   return false;
 }
 
@@ -167,7 +169,8 @@ export function itemsOf(lines: readonly Line[]): Item[] {
   let lastMessage: UserItem | CallItem | null = null;
   let lastT = lines[0]?.t ?? 0;
   const ask = (call: CallItem, blocks: readonly AssistantBlock[]) => {
-    for (const block of blocks) if (isObject(block) && block.type === 'tool_use') askedBy.set(str(block.id), call);
+    for (const block of blocks)
+      if (isObject(block) && block.type === 'tool_use') askedBy.set(str(block.id), call);
   };
   for (const { rec, t } of lines) {
     const before = lastT;
