@@ -55,6 +55,8 @@ export class Playground {
         if (this.conversation.liveRun) this.conversation.note({ type: 'sandbox', label, workdir });
       },
       busy: () => this.busy,
+      // A run opened read-only (a link, a record, a session, an import, History) contacts nothing.
+      viewing: () => this.viewer.opened !== null,
     });
     this.warmup = new Warmup(
       url,
