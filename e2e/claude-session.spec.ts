@@ -183,6 +183,7 @@ test('a 2.1 session with interleaved lines, parallel results and a compaction sh
   page,
 }) => {
   await open(page);
+  await page.getByRole('textbox', { name: 'Prompt' }).fill('a prompt of the page before');
   await pick(page, interleavedSession());
   await expect(page.getByRole('note')).toContainText(
     `Viewing the Claude Code session ${INTERLEAVED_ID}.jsonl, read-only.`,
@@ -218,6 +219,24 @@ test('a 2.1 session with interleaved lines, parallel results and a compaction sh
   // And on the parent's row of the workers timeline.
   const timeline = page.getByRole('region', { name: 'Workers timeline' });
   await expect(timeline.getByRole('button', { name: 'Parent: array compacted' })).toHaveCount(1);
+  // The session, not the page before it: its files, its log, its models, an empty prompt box.
+  const files = page.getByRole('region', { name: 'Files' });
+  await expect(files).toContainText('/home/learner/tests-tour/notes.md');
+  await expect(files).toContainText('written by Parent');
+  await files.getByText('/home/learner/tests-tour/notes.md').click();
+  await expect(files).toContainText('- tests/test_a.py');
+  const log = page.getByRole('region', { name: 'Log' });
+  await expect(log).toContainText('> task (Run the tests): Run the test suite and report which tests fail.');
+  await expect(log).toContainText('One test fails: test_b (division by zero).');
+  await expect(page.getByRole('banner')).toContainText(
+    'claude-sonnet-4-5-20250929, claude-opus-4-1-20250805, claude-haiku-4-5-20251001',
+  );
+  await expect(page.getByRole('textbox', { name: 'Prompt' })).toHaveValue('');
+  await sub.getByRole('button', { name: 'Model call 2', exact: true }).click();
+  await expect(page.getByRole('dialog', { name: 'Model call' })).toContainText(
+    'model: claude-haiku-4-5-20251001',
+  );
+  await page.getByRole('dialog', { name: 'Model call' }).getByRole('button', { name: 'Close' }).click();
   // The prompt's image is shown by its label, in what the first call sent.
   await parent.getByRole('button', { name: 'Model call 1', exact: true }).click();
   const sent = page.getByRole('dialog', { name: 'Model call' }).getByRole('list', { name: 'Messages sent' });

@@ -57,6 +57,8 @@ export type LoopEvent =
       durationMs: number;
       usage?: Usage;
       stopReason: string | null;
+      /** The model that answered, as its reply named it, where that is known (an opened session's calls). */
+      model?: string;
     }
   | { type: 'tool_start'; agent: AgentId; id: string; name: string; input: unknown }
   | { type: 'tool_end'; agent: AgentId; id: string; name: string; output: string; durationMs: number }

@@ -85,6 +85,7 @@ export const LoopEventSchemas = [
     durationMs: finite,
     usage: v.optional(UsageSchema),
     stopReason: v.nullable(text),
+    model: v.optional(text),
   }),
   v.object({ type: v.literal('tool_start'), agent, id: text, name: text, input: v.unknown() }),
   v.object({ type: v.literal('tool_end'), agent, id: text, name: text, output: text, durationMs: finite }),

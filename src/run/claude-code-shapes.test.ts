@@ -14,6 +14,8 @@ import { reduceAll } from './reduce-range';
 import type { RecordEvent } from './record';
 import { workersTimeline } from './timeline';
 import { contextResets } from './context-resets';
+import { modelCallView } from './model-call';
+import { modelsUsed, runModels } from './models-used';
 
 const asFiles = (files: Record<string, string>): SessionFile[] =>
   Object.entries(files).map(([path, text]) => ({ path, text }));
@@ -182,5 +184,21 @@ describe('where the context dropped, for the chart and the timeline', () => {
       ['parent', 'compaction', 6, 9923],
       ['parent', 'model', 6, undefined],
     ]);
+  });
+});
+
+describe('the models a session used', () => {
+  it('names each call’s model, and each agent’s models in the order it used them', () => {
+    const { record } = sessionRecord(asFiles(interleavedSession()));
+    expect(modelsUsed(record)).toEqual([
+      { agent: 'parent', models: ['claude-sonnet-4-5-20250929', 'claude-opus-4-1-20250805'] },
+      { agent: 'subagent-1', models: ['claude-haiku-4-5-20251001'] },
+    ]);
+    expect(runModels(record)).toEqual([
+      'claude-sonnet-4-5-20250929',
+      'claude-opus-4-1-20250805',
+      'claude-haiku-4-5-20251001',
+    ]);
+    expect(modelCallView(record, 'subagent-1', 2)?.response?.model).toBe('claude-haiku-4-5-20251001');
   });
 });

@@ -167,6 +167,7 @@ function agentEvents(
           durationMs: Math.max(0, item.t - item.start),
           ...(item.usage ? { usage: item.usage } : {}),
           stopReason: item.stop,
+          ...(item.model ? { model: item.model } : {}),
         });
         push(item.t, {
           type: 'message',
@@ -205,6 +206,8 @@ function agentEvents(
             output: result.text.slice(0, TOOL_END_PREVIEW),
             durationMs: Math.max(0, t - tool.t),
           });
+          // The reference's console line after every tool call.
+          push(t, { type: 'log', agent, line: `  ${result.text.slice(0, 200)}` });
         }
         push(Math.max(item.t, replied), {
           type: 'message',
@@ -401,6 +404,12 @@ export function sessionRecord(
         },
       },
       { t: at, order: parentOrder, event: { type: 'worker', worker: agent, phase: 'created' } },
+      // The reference's console line when a task starts.
+      {
+        t: at,
+        order: parentOrder,
+        event: { type: 'log', agent, line: `> task (${description || 'subtask'}): ${prompt.slice(0, 80)}` },
+      },
     ];
   };
   const closing = (id: string, t: number, result: TaskResult): Timed[] => {
