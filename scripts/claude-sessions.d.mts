@@ -16,3 +16,4 @@ export declare function olderSidechainSession(): SessionFiles;
 export declare function untypedSession(): SessionFiles;
 export declare const INTERLEAVED_ID: string;
 export declare const OLDER_ID: string;
+export declare function backgroundSession(): SessionFiles;

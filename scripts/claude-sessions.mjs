@@ -740,3 +740,82 @@ export function untypedSession() {
   p.line(2, { note: 'something else' });
   return { 'untyped.jsonl': p.text() };
 }
+
+/**
+ * A subagent launched in the background (2.1, `run_in_background`): its call's result comes at
+ * once (`async_launched`), the parent's turn ends, and the subagent works on after it; its end is
+ * told later in a `<task-notification>` prompt.
+ */
+export function backgroundSession() {
+  const id = '5e55101a-0000-4000-8000-000000000005';
+  const MODEL = 'claude-sonnet-4-5-20250929';
+  const u = (read, output) => ({
+    input_tokens: 3,
+    cache_read_input_tokens: read,
+    cache_creation_input_tokens: 50,
+    output_tokens: output,
+  });
+  const p = writer(id);
+  p.line(0, { type: 'user', message: { role: 'user', content: 'Lint the project in the background.' } });
+  p.line(
+    1,
+    replyLine(
+      'msg_b1',
+      MODEL,
+      {
+        type: 'tool_use',
+        id: 'toolu_bg',
+        name: 'Agent',
+        input: {
+          description: 'Lint',
+          prompt: 'Run the linter and list the warnings.',
+          run_in_background: true,
+        },
+      },
+      u(1000, 40),
+      'tool_use',
+    ),
+  );
+  p.line(
+    1.2,
+    resultLine('toolu_bg', 'Async agent launched successfully.\nagentId: b9b9b9', {
+      toolUseResult: {
+        isAsync: true,
+        status: 'async_launched',
+        agentId: 'b9b9b9',
+        description: 'Lint',
+        prompt: 'Run the linter and list the warnings.',
+      },
+    }),
+  );
+  p.line(
+    2,
+    replyLine(
+      'msg_b2',
+      MODEL,
+      { type: 'text', text: 'The linter runs in the background.' },
+      u(1100, 20),
+      'end_turn',
+    ),
+  );
+  p.line(30, {
+    type: 'user',
+    message: { role: 'user', content: '<task-notification>Lint finished: two warnings.</task-notification>' },
+  });
+  p.line(31, replyLine('msg_b3', MODEL, { type: 'text', text: 'Two warnings.' }, u(1200, 10), 'end_turn'));
+  const s = writer(id, { agentId: 'b9b9b9', sidechain: true });
+  s.line(1.1, { type: 'user', message: { role: 'user', content: 'Run the linter and list the warnings.' } });
+  s.line(
+    5,
+    replyLine(
+      'msg_bs1',
+      MODEL,
+      { type: 'tool_use', id: 'toolu_lint', name: 'Bash', input: { command: 'npx eslint .' } },
+      u(500, 30),
+      'tool_use',
+    ),
+  );
+  s.line(20, resultLine('toolu_lint', 'two warnings'));
+  s.line(29, replyLine('msg_bs2', MODEL, { type: 'text', text: 'Two warnings.' }, u(600, 15), 'end_turn'));
+  return { [`${id}.jsonl`]: p.text(), [`${id}/subagents/agent-b9b9b9.jsonl`]: s.text() };
+}

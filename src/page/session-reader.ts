@@ -19,6 +19,7 @@ const PROBLEMS = new Set<unknown>([
   'severalSessions',
   'failedSubagent',
   'untyped',
+  'unreadable',
 ]);
 
 export { MAX_SESSION_BYTES } from '../run/claude-code';

@@ -6,7 +6,12 @@
  * (scripts/claude-sessions.mjs).
  */
 import { describe, expect, it } from 'vitest';
-import { interleavedSession, olderSidechainSession, untypedSession } from '../../scripts/claude-sessions.mjs';
+import {
+  backgroundSession,
+  interleavedSession,
+  olderSidechainSession,
+  untypedSession,
+} from '../../scripts/claude-sessions.mjs';
 import { parseRecord } from './check';
 import { sessionRecord, type SessionFile } from './claude-code';
 import { modelCalls } from './measures';
@@ -200,5 +205,38 @@ describe('the models a session used', () => {
       'claude-haiku-4-5-20251001',
     ]);
     expect(modelCallView(record, 'subagent-1', 2)?.response?.model).toBe('claude-haiku-4-5-20251001');
+  });
+});
+
+describe('files that cannot be read', () => {
+  it('leaves out a file the browser could not read, and says why; the rest opens', () => {
+    const files = asFiles(interleavedSession());
+    const sub = files.findIndex((f) => f.path.endsWith('agent-f00d01.jsonl'));
+    files[sub] = { path: files[sub].path, text: '', unreadable: 'NotReadableError' };
+    const { record, problems } = sessionRecord(files);
+    expect(problems).toContainEqual({
+      code: 'unreadable',
+      params: { name: 'agent-f00d01.jsonl', reason: 'NotReadableError' },
+    });
+    // Its call is then a column that says its transcript is missing.
+    expect(reduceAll(record.events).subagents[0].state).toBe('missing');
+  });
+});
+
+describe('a subagent launched in the background', () => {
+  it('works on after its call returned, and ends with its transcript', () => {
+    const { record, problems } = sessionRecord(asFiles(backgroundSession()));
+    expect(problems).toEqual([]);
+    const view = reduceAll(record.events);
+    expect(view.subagents.map((a) => [a.taskId, a.state, a.messages.length])).toEqual([
+      ['toolu_bg', 'discarded', 4],
+    ]);
+    const row = workersTimeline(record).rows.find((r) => r.id === 'subagent-1')!;
+    // From the parent's call (1 s) to its own last record (29 s), not to the launch's result (1.2 s).
+    expect([row.start, row.end]).toEqual([1000, 29000]);
+    expect(row.segments.filter((s) => s.kind === 'model').map((s) => [s.start, s.end])).toEqual([
+      [1100, 5000],
+      [20000, 29000],
+    ]);
   });
 });

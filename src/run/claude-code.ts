@@ -101,10 +101,14 @@ interface Link {
   end: number | null;
   summary: string | null;
   transcript: Transcript | null;
+  /** Started in the background: its result only said it was launched; it ends with its transcript. */
+  background?: boolean;
 }
 
 /** A Task call's result as the parent got it: its text, and whether the tool refused it. */
 interface TaskResult {
+  /** The call only launched the subagent in the background (`async_launched`). */
+  launched?: boolean;
   text: string;
   error: boolean;
 }
@@ -235,6 +239,10 @@ export function sessionRecord(
   const parents: SessionFile[] = [];
   for (const file of files) {
     const name = baseName(file.path);
+    if (file.unreadable !== undefined) {
+      problems.push({ code: 'unreadable', params: { name, reason: file.unreadable } });
+      continue;
+    }
     const meta = /^agent-(.+)\.meta\.json$/i.exec(name);
     if (meta) {
       try {
@@ -354,7 +362,7 @@ export function sessionRecord(
   const subagentEvents = (link: Link, order: number) => {
     const items = link.transcript ? subItems.get(link.transcript)! : [];
     const lo = rel(link.start);
-    const hi = link.end === null ? Infinity : rel(link.end);
+    const hi = link.end === null || link.background ? Infinity : rel(link.end);
     // A subagent's records fall between the call that started it and its result (clocks agree
     // to the millisecond at best), just after the parent's own events of that moment.
     const place = (t: number) => Math.min(hi, Math.max(lo + 0.001, rel(t)));
@@ -365,6 +373,24 @@ export function sessionRecord(
         event: { type: 'worker', worker: link.agent, phase: 'ready' },
       });
       agentEvents(link.agent, items, place, order, out);
+      if (link.background) {
+        // Launched in the background: it ends with its transcript's last record, after its own
+        // events of that moment.
+        const at = place(link.transcript.lines.at(-1)?.t ?? link.start);
+        out.push(
+          {
+            t: at,
+            order: parentOrder,
+            event: {
+              type: 'agent_state',
+              agent: link.agent,
+              state: 'discarded',
+              summary: link.summary ?? '',
+            },
+          },
+          { t: at, order: parentOrder, event: { type: 'worker', worker: link.agent, phase: 'terminated' } },
+        );
+      }
     }
   };
 
@@ -419,6 +445,11 @@ export function sessionRecord(
     link.end = t;
     link.summary = text;
     const at = rel(t);
+    if (result.launched && link.transcript) {
+      // The call returned at once; the subagent works on (its end: see subagentEvents).
+      link.background = true;
+      return [{ t: at, order: parentOrder, event: { type: 'task_end', agent: 'parent', id, summary: text } }];
+    }
     // A call the tool refused (its input did not validate) never started a subagent: it failed.
     const failed = result.error && !link.transcript;
     if (failed) {

@@ -69,6 +69,8 @@ export interface Result {
   text: string;
   /** The tool refused or failed (`is_error`), e.g. a call whose input did not validate. */
   error: boolean;
+  /** It only launched a subagent in the background (`toolUseResult.status: async_launched`). */
+  launched: boolean;
 }
 
 /** A user message of the array: a prompt, or the results of the call before it. */
@@ -215,10 +217,12 @@ export function itemsOf(lines: readonly Line[]): Item[] {
       const blocks = userBlocks(rec);
       const results: Result[] = [];
       let answers: CallItem | undefined;
+      const outcome = isObject(rec.toolUseResult) ? rec.toolUseResult : {};
+      const launched = outcome.status === 'async_launched' || outcome.isAsync === true;
       for (const b of blocks) {
         if (!isObject(b) || b.type !== 'tool_result') continue;
         const id = str(b.tool_use_id);
-        results.push({ id, t, text: resultText(b.content), error: b.is_error === true });
+        results.push({ id, t, text: resultText(b.content), error: b.is_error === true, launched });
         answers ??= askedBy.get(id);
       }
       // The results of a call join the one message that answers it, wherever they come.
