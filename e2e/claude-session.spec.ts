@@ -216,6 +216,10 @@ test('a 2.1 session with interleaved lines, parallel results and a compaction sh
   await expect(chart).toContainText('From call 7, Parent’s calls go to claude-opus-4-1-20250805');
   await expect(chart).toContainText('input tokens as the API counted them');
   await expect(page.getByRole('note')).not.toContainText('reported input tokens without the cached part');
+  // The parent's array starts again from the compaction's summary.
+  await expect(parentList(page).first().locator('[data-block="compaction_summary"]')).toContainText(
+    'Summary of the compacted conversation',
+  );
   // And on the parent's row of the workers timeline.
   const timeline = page.getByRole('region', { name: 'Workers timeline' });
   await expect(timeline.getByRole('button', { name: 'Parent: array compacted' })).toHaveCount(1);
