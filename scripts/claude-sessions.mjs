@@ -634,11 +634,17 @@ export function interleavedSession() {
     ),
   );
 
+  // Claude Code's warm-up of an agent type: no call started it, it did no work.
+  const w = writer(INTERLEAVED_ID, { agentId: 'a0a0a0', sidechain: true });
+  w.line(0.05, { type: 'user', message: { role: 'user', content: 'Warmup' } });
+  w.line(0.6, replyLine('msg_w1', HAIKU, { type: 'text', text: 'Ready.' }, u(1200, 0, 0, 5), 'end_turn'));
+
   const dir = `${INTERLEAVED_ID}/subagents`;
   return {
     [`${INTERLEAVED_ID}.jsonl`]: p.text(),
     [`${dir}/agent-f00d01.jsonl`]: s.text(),
     [`${dir}/agent-acompact-7e57.jsonl`]: c.text(),
+    [`${dir}/agent-a0a0a0.jsonl`]: w.text(),
   };
 }
 

@@ -142,8 +142,11 @@ describe('a 2.1 session whose lines are interleaved', () => {
     expect((view.parent.messages[0].content as { type: string }[])[0].type).toBe('compaction_summary');
   });
 
-  it('tells of the call that wrote the summary in the log, not as a subagent', () => {
+  it('tells of the call that wrote the summary, and of a warm-up, in the log, not as subagents', () => {
     expect(view.subagents).toHaveLength(2);
+    expect(view.log.map((l) => l.text)).toContain(
+      '[warmup] agent-a0a0a0.jsonl: 1 model call(s) warmed an agent up (1200 tokens sent)',
+    );
     expect(view.log.map((l) => l.text)).toContain(
       '[compaction] agent-acompact-7e57.jsonl: 1 model call(s) to claude-sonnet-4-5-20250929 wrote the summary (9010 tokens sent)',
     );

@@ -113,6 +113,16 @@ interface TaskResult {
   error: boolean;
 }
 
+/** Whether a transcript is Claude Code's warm-up of an agent type: its first prompt is "Warmup". */
+function isWarmup(items: readonly Item[]): boolean {
+  const first = items.find((i) => i.kind === 'user');
+  if (first?.kind !== 'user') return false;
+  const texts = first.blocks
+    .filter((b): b is Json => isObject(b) && b.type === 'text')
+    .map((b) => str(b.text).trim());
+  return texts.at(-1)?.toLowerCase() === 'warmup';
+}
+
 /** A tool's refusal as the model read it, without Claude Code's `<tool_use_error>` wrapping. */
 function toolError(text: string): string {
   return text.replace(/<\/?tool_use_error>/g, '').trim();
@@ -515,6 +525,23 @@ export function sessionRecord(
   // Subagents no call of the parent started (or whose parent is missing): shown all the same.
   for (const transcript of transcripts) {
     if (taken.has(transcript)) continue;
+    const items = subItems.get(transcript)!;
+    if (isWarmup(items)) {
+      // Claude Code's warm-up of an agent type (its prompt is "Warmup"): no call of the parent
+      // started it, and it did no work; the parent's log tells of it.
+      const made = items.filter((i) => i.kind === 'call');
+      const sent = made.reduce((sum, c) => sum + (c.usage ? contextOf(c.usage) : 0), 0);
+      out.push({
+        t: rel(transcript.lines[0]?.t ?? start),
+        order: parentOrder,
+        event: {
+          type: 'log',
+          agent: 'parent',
+          line: `[warmup] ${transcript.name}: ${made.length} model call(s) warmed an agent up (${sent} tokens sent)`,
+        },
+      });
+      continue;
+    }
     if (parentFile) problems.push({ code: 'unlinked', params: { name: transcript.name } });
     const first = transcript.lines[0]?.t ?? start;
     const agent = `subagent-${++spawned}`;
