@@ -188,6 +188,9 @@ test('a 2.1 session with interleaved lines, parallel results and a compaction sh
   await expect(page.getByRole('note')).toContainText(
     `Viewing the Claude Code session ${INTERLEAVED_ID}.jsonl, read-only.`,
   );
+  await expect(page.getByRole('note')).toContainText(
+    'Its parent ran with claude-sonnet-4-5-20250929, claude-opus-4-1-20250805.',
+  );
   // One model call per message.id: the parent's four, its subagent's three.
   const parent = page.getByRole('region', { name: 'Parent messages' });
   await expect(parent.getByRole('button', { name: /^Model call \d+$/ })).toHaveCount(4);
