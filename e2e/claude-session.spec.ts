@@ -214,9 +214,9 @@ test('a 2.1 session with interleaved lines, parallel results and a compaction sh
   // The compaction and the model switch on the chart, said; never blamed on the provider.
   const chart = page.getByRole('region', { name: 'Context per model call' });
   await expect(chart).toContainText(
-    'Before call 7, Parent’s array was compacted (by /compact; 9,923 tokens before)',
+    'Before call 7, Parent’s array was compacted (by /compact, from 9,923 tokens): a drop of its own, not the provider’s.',
   );
-  await expect(chart).toContainText('From call 7, Parent’s calls go to claude-opus-4-1-20250805');
+  await expect(chart).toContainText('From call 7, Parent calls claude-opus-4-1-20250805');
   await expect(chart).toContainText('input tokens as the API counted them');
   await expect(page.getByRole('note')).not.toContainText('reported input tokens without the cached part');
   // The parent's array starts again from the compaction's summary.
@@ -249,5 +249,5 @@ test('a 2.1 session with interleaved lines, parallel results and a compaction sh
   const sent = page.getByRole('dialog', { name: 'Model call' }).getByRole('list', { name: 'Messages sent' });
   const prompt = sent.getByRole('listitem').first();
   await prompt.getByText('#0').click();
-  await expect(prompt.locator('[data-block="image"]')).toContainText('Image (image/png)');
+  await expect(prompt.locator('[data-block="image"]')).toContainText('Image (image/png), not kept');
 });
