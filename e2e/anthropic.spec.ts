@@ -169,7 +169,7 @@ test.describe('the Anthropic API path (mock endpoint)', () => {
     await expect(subagentRegion(page, 1)).toBeVisible();
     await expect(subagentRegion(page, 2)).toHaveCount(0);
     await expect(subagentRegion(page, 1).getByRole('listitem')).toHaveCount(12);
-    await expect(subagentRegion(page, 1)).toContainText('6 model calls');
+    await expect(subagentRegion(page, 1)).toContainText(/6 calls sent [\d,]+ tokens in all/);
     await expect(parentList(page)).toHaveCount(4);
     // The thinking blocks of the recorded run are shown and were sent back (the mock checks signatures).
     await expect(

@@ -44,7 +44,7 @@ async function expectSession(page: Page, watch: Watch): Promise<void> {
   );
   // Real usage, as the API counted it.
   await expect(page.getByRole('region', { name: 'Parent messages' })).toContainText(
-    'in 9 · out 430 · cache 18,500 read, 9,900 written (API)',
+    '3 calls sent 28,409 tokens in all and received 430 (API: 9 uncached · 18,500 cache read · 9,900 cache written)',
   );
   // One row per agent in the workers timeline, from the records' times.
   const timeline = page.getByRole('region', { name: 'Workers timeline' });
@@ -196,10 +196,14 @@ test('a 2.1 session with interleaved lines, parallel results and a compaction sh
   await expect(parent.getByRole('button', { name: /^Model call \d+$/ })).toHaveCount(4);
   await expect(subagentRegion(page, 1).getByRole('button', { name: /^Model call \d+$/ })).toHaveCount(3);
   // The usage as the files hold it: each reply's last line, counted once.
-  await expect(parent).toContainText('in 14 · out 480 · cache 17,500 read, 11,900 written (API)');
-  await expect(subagentRegion(page, 1)).toContainText(
-    'in 12 · out 250 · cache 6,400 read, 4,000 written (API)',
+  await expect(parent).toContainText(
+    '4 calls sent 29,414 tokens in all and received 480 (API: 14 uncached · 17,500 cache read · 11,900 cache written)',
   );
+  await expect(subagentRegion(page, 1)).toContainText(
+    '3 calls sent 10,412 tokens in all and received 250 (API: 12 uncached · 6,400 cache read · 4,000 cache written)',
+  );
+  // After the compaction the parent's context is its last call's count, not an estimate.
+  await expect(parent).toContainText('2,165 tokens in context (API)');
   // No tool left open: the parallel results are one message, the subagent returned.
   const sub = subagentRegion(page, 1);
   await expect(sub).toContainText('discarded');
@@ -217,7 +221,7 @@ test('a 2.1 session with interleaved lines, parallel results and a compaction sh
     'Before call 7, Parent’s array was compacted (by /compact, from 9,923 tokens): a drop of its own, not the provider’s.',
   );
   await expect(chart).toContainText('From call 7, Parent calls claude-opus-4-1-20250805');
-  await expect(chart).toContainText('input tokens as the API counted them');
+  await expect(chart).toContainText('as the API counted them');
   await expect(page.getByRole('note')).not.toContainText('reported input tokens without the cached part');
   // The parent's array starts again from the compaction's summary.
   await expect(parentList(page).first().locator('[data-block="compaction_summary"]')).toContainText(

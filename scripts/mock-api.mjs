@@ -47,6 +47,14 @@
  *   mock-runaway-bash     the parent runs a command that never ends when the prompt says "runaway"
  *   mock-runaway-python   (`while true; do :; done`, `python3 -c "while True: pass"`,
  *   mock-runaway-node     `node -e 'while (true) {}'`), else `echo ready`; then it quotes the result
+ *   mock-refusal      every reply: a little text, then `stop_reason: "refusal"` (with `stop_details`)
+ *   mock-max-tokens   every reply: text cut at `stop_reason: "max_tokens"`
+ *   mock-max-tokens-tool  every reply: text, then a `task` tool_use whose input JSON stops in the
+ *                     middle (as a reply cut at max_tokens sends it), `stop_reason: "max_tokens"`
+ *   mock-context-window   every reply: text, then `stop_reason: "model_context_window_exceeded"`
+ *   mock-overloaded-mid-stream  streams four text deltas, then `event: error` (overloaded_error)
+ *                     and ends the response, as the API does when it fails in the middle of a reply
+ *   mock-overloaded-subagent    mock-s04 for the parent; a subagent's reply breaks off as above
  *   mock-hostile-headers  mock-s04 whose replies also carry headers a page must never get from an
  *                     endpoint (Clear-Site-Data "storage", Set-Cookie, Refresh, Link, CSP): the relay drops them
  *
@@ -61,7 +69,9 @@ import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { ApiError, checkRequest, invalid } from './mock-api/checks.mjs';
 import {
+  BAD_ENDINGS,
   DROPPED_TEXT,
+  OVERLOADED_TEXT,
   TOOL_USE_WITHOUT_BLOCK,
   WITH_UNKNOWN_BLOCK,
   delegates,
@@ -103,6 +113,12 @@ export const SCENARIOS = [
   'mock-runaway-python',
   'mock-runaway-node',
   'mock-hostile-headers',
+  'mock-refusal',
+  'mock-max-tokens',
+  'mock-max-tokens-tool',
+  'mock-context-window',
+  'mock-overloaded-mid-stream',
+  'mock-overloaded-subagent',
 ];
 
 /** The command each mock-runaway-* scenario never sees the end of (until Stop or the timeout). */
@@ -251,6 +267,26 @@ export function startMockApi({
           dropAfterDeltas: 4,
           delayMs: 30,
         };
+      case 'mock-refusal':
+      case 'mock-max-tokens':
+      case 'mock-max-tokens-tool':
+      case 'mock-context-window': {
+        const reply = structuredClone(BAD_ENDINGS[name]);
+        const partialJson = {};
+        for (const [index, block] of reply.content.entries())
+          if (block.partial_json !== undefined) partialJson[index] = block.partial_json;
+        return { reply, partialJson, delayMs: 20 };
+      }
+      case 'mock-overloaded-subagent':
+      case 'mock-overloaded-mid-stream':
+        if (name === 'mock-overloaded-subagent' && !isSubagent(body)) return { reply: s04Reply(body, ids) };
+        // Four text deltas (16 characters each) on the wire, then the API's error event.
+        return {
+          reply: { stop_reason: 'end_turn', content: [{ type: 'text', text: OVERLOADED_TEXT }] },
+          errorAfterDeltas: 4,
+          streamError: { type: 'overloaded_error', message: 'Overloaded' },
+          delayMs: 20,
+        };
       case 'mock-tool-use-no-block':
         return { reply: structuredClone(TOOL_USE_WITHOUT_BLOCK) };
       case 'mock-unknown-block':
@@ -320,7 +356,7 @@ export function startMockApi({
     let closed = false;
     res.on('close', () => (closed = true));
     let deltas = 0;
-    for (const [event, data] of sseEvents(message)) {
+    for (const [event, data] of sseEvents(message, outcome.partialJson)) {
       if (outcome.delayMs) await sleep(outcome.delayMs);
       if (closed) return;
       res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
@@ -329,6 +365,14 @@ export function startMockApi({
         await sleep(50);
         record.response = { status: 200, body: null, dropped: true };
         res.socket?.destroy();
+        return;
+      }
+      if (event === 'content_block_delta' && deltas === outcome.errorAfterDeltas) {
+        // The API's way of failing once the reply has begun: an error event, then the end.
+        const error = { type: 'error', error: outcome.streamError };
+        res.write(`event: error\ndata: ${JSON.stringify(error)}\n\n`);
+        record.response = { status: 200, body: null, streamError: outcome.streamError.type };
+        res.end();
         return;
       }
     }

@@ -168,6 +168,50 @@ export const WITH_UNKNOWN_BLOCK = {
   ],
 };
 
+/**
+ * The replies that end badly: each answers every call of its scenario, so a run's first reply
+ * ends that way. Shapes as the API sends them (the SDK's own stream fixtures show a refusal's
+ * `stop_details`; a reply cut at max_tokens inside a tool_use ends its input mid-JSON).
+ */
+export const BAD_ENDINGS = {
+  'mock-refusal': {
+    stop_reason: 'refusal',
+    stop_details: { type: 'refusal', category: null, explanation: null },
+    content: [{ type: 'text', text: 'I looked at the request, and I' }],
+  },
+  'mock-max-tokens': {
+    stop_reason: 'max_tokens',
+    content: [
+      {
+        type: 'text',
+        text: 'The project keeps its tests in tests/, and the configuration in pyproject.toml names the framework as',
+      },
+    ],
+  },
+  'mock-max-tokens-tool': {
+    stop_reason: 'max_tokens',
+    content: [
+      { type: 'text', text: 'I will hand the exploration to a subagent.' },
+      // Only `partial_json` reaches a streaming client; the whole input is never sent.
+      {
+        type: 'tool_use',
+        id: 'toolu_mock_cut',
+        name: 'task',
+        input: {},
+        partial_json: '{"description": "Explore the project", "prompt": "List the files and read the one th',
+      },
+    ],
+  },
+  'mock-context-window': {
+    stop_reason: 'model_context_window_exceeded',
+    content: [{ type: 'text', text: 'Reading the files one by one, the first of them' }],
+  },
+};
+
+/** mock-overloaded-mid-stream: the text that streams before the API's `event: error`. */
+export const OVERLOADED_TEXT =
+  'Let me look at the project first. I will list the files, then read the one that names the test framework.';
+
 /** Model text that would restyle, cover and impersonate the app if it were rendered as given. */
 function spoofText(origin) {
   return [

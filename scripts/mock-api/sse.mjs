@@ -13,6 +13,8 @@ function split(text, size) {
 // Replies: a complete message, sent as JSON or as the API's SSE events.
 
 export function fullMessage(reply, body, index) {
+  // A block's `partial_json` is what a stream sends of a cut input: never part of the message.
+  const content = reply.content.map(({ partial_json: _, ...block }) => block);
   const cached = body.messages.length > 1 ? tokens(body.messages.slice(0, -1)) : 0;
   const input = tokens([body.system, body.tools, body.messages]);
   return {
@@ -20,14 +22,15 @@ export function fullMessage(reply, body, index) {
     type: 'message',
     role: 'assistant',
     model: reply.model ?? body.model,
-    content: reply.content,
+    content,
     stop_reason: reply.stop_reason,
     stop_sequence: null,
+    ...(reply.stop_details && { stop_details: reply.stop_details }),
     usage: reply.usage ?? {
       input_tokens: Math.max(1, input - cached),
       cache_creation_input_tokens: 0,
       cache_read_input_tokens: cached,
-      output_tokens: tokens(reply.content),
+      output_tokens: tokens(content),
     },
   };
 }
@@ -45,9 +48,12 @@ function emptyOf(block) {
   }
 }
 
-/** Every SSE event of a message, in the API's order. */
-export function* sseEvents(message) {
-  const { content, stop_reason, usage, ...head } = message;
+/**
+ * Every SSE event of a message, in the API's order. `partialJson` (by block index) is the input a
+ * reply cut at max_tokens sent of a tool_use, in place of its whole input.
+ */
+export function* sseEvents(message, partialJson = {}) {
+  const { content, stop_reason, stop_details, usage, ...head } = message;
   const { output_tokens, ...inputUsage } = usage;
   yield [
     'message_start',
@@ -66,7 +72,7 @@ export function* sseEvents(message) {
       for (const thinking of split(block.thinking, 24)) yield delta({ type: 'thinking_delta', thinking });
       yield delta({ type: 'signature_delta', signature: block.signature });
     } else if (block.type === 'tool_use') {
-      const json = JSON.stringify(block.input);
+      const json = partialJson[index] ?? JSON.stringify(block.input);
       yield delta({ type: 'input_json_delta', partial_json: '' });
       for (const part of split(json, Math.max(1, Math.ceil(json.length / 3)))) {
         yield delta({ type: 'input_json_delta', partial_json: part });
@@ -77,7 +83,11 @@ export function* sseEvents(message) {
   }
   yield [
     'message_delta',
-    { type: 'message_delta', delta: { stop_reason, stop_sequence: null }, usage: { output_tokens } },
+    {
+      type: 'message_delta',
+      delta: { stop_reason, stop_sequence: null, ...(stop_details && { stop_details }) },
+      usage: { output_tokens },
+    },
   ];
   yield ['message_stop', { type: 'message_stop' }];
 }

@@ -13,7 +13,9 @@
  *
  * The loop is the reference's `while True`: call the model, append its response unchanged, stop
  * unless `stop_reason` is `tool_use`, else run every tool_use in order and append ONE user message
- * with their results. (One guard the reference lacks: `tool_use` with no tool_use block also
+ * with their results. A reply that ends otherwise (a refusal, a cut at max_tokens, a full context
+ * window) ends the loop the same way, appended unchanged: a tool_use in it, even one cut in the
+ * middle of its input, is never run (docs/real-model.md). (One guard the reference lacks: `tool_use` with no tool_use block also
  * stops, since an empty results message would poison every later request.) A subagent is the same loop with a fresh array, the child tools and a turn
  * cap. Where a subagent runs (here, or in its own Worker) is injected as `runTask`.
  *
@@ -57,7 +59,7 @@ export type LoopEvent =
       durationMs: number;
       usage?: Usage;
       stopReason: string | null;
-      /** The model that answered, as its reply named it, where that is known (an opened session's calls). */
+      /** The model that answered, as the reply named it (absent when the reply named none). */
       model?: string;
     }
   | { type: 'tool_start'; agent: AgentId; id: string; name: string; input: unknown }
@@ -66,7 +68,8 @@ export type LoopEvent =
   | { type: 'task_end'; agent: AgentId; id: string; summary: string }
   | { type: 'limit_reached'; agent: AgentId; calls: number }
   | { type: 'log'; agent: AgentId; line: string }
-  | { type: 'error'; agent: AgentId; error: string };
+  /** `streamError`: the type of the `error` event the API sent in the middle of the reply. */
+  | { type: 'error'; agent: AgentId; error: string; streamError?: string };
 
 export type EventSink = (event: LoopEvent) => void;
 
@@ -195,7 +198,12 @@ export async function agentLoop(options: LoopOptions): Promise<LoopResult> {
     } catch (error) {
       if (isStop(error) || signal?.aborted) throw new StopError();
       const failure = error instanceof ModelCallError ? error : new ModelCallError(errorMessage(error));
-      emit({ type: 'error', agent, error: failure.message });
+      emit({
+        type: 'error',
+        agent,
+        error: failure.message,
+        ...(failure.streamError && { streamError: failure.streamError }),
+      });
       throw failure;
     }
     emit({
@@ -205,6 +213,7 @@ export async function agentLoop(options: LoopOptions): Promise<LoopResult> {
       durationMs: performance.now() - started,
       usage: response.usage,
       stopReason: response.stop_reason,
+      ...(typeof response.model === 'string' && response.model && { model: response.model }),
     });
     append({ role: 'assistant', content: response.content });
 

@@ -68,7 +68,25 @@ export class ModelCallError extends Error {
   constructor(
     message: string,
     readonly status?: number,
+    /** The error type the API sent as an `error` event once the reply had begun (e.g. overloaded_error). */
+    readonly streamError?: string,
   ) {
     super(message);
   }
+}
+
+/**
+ * Why a reply ended, when it was not the model's own choice to stop or to call tools
+ * (`end_turn`, `stop_sequence`, `tool_use`): a refusal, a cut at max_tokens, a full context
+ * window, or a reason this playground does not know. Such a reply ends its loop as any other
+ * non-`tool_use` reply does (SPEC.md); a tool_use in it is never run.
+ */
+export function unusualStop(stopReason: string | null | undefined): string | null {
+  if (!stopReason) return null;
+  return ['end_turn', 'stop_sequence', 'tool_use'].includes(stopReason) ? null : stopReason;
+}
+
+/** A reply that stops for lack of room (max_tokens, a full context window) may end in a cut block. */
+export function cutShort(stopReason: string | null | undefined): boolean {
+  return stopReason === 'max_tokens' || stopReason === 'model_context_window_exceeded';
 }

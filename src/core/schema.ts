@@ -93,7 +93,7 @@ export const LoopEventSchemas = [
   v.object({ type: v.literal('task_end'), agent, id: text, summary: text }),
   v.object({ type: v.literal('limit_reached'), agent, calls: count }),
   v.object({ type: v.literal('log'), agent, line: text }),
-  v.object({ type: v.literal('error'), agent, error: text }),
+  v.object({ type: v.literal('error'), agent, error: text, streamError: v.optional(text) }),
 ] as const;
 
 export const AgentSchema = agent;

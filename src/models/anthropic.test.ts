@@ -3,11 +3,14 @@ import { createServer } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMockApi, type MockApi } from '../../scripts/mock-api.mjs';
-import { parentLoop, runSubagent, type RunTask } from '../core/loop';
+import { parentLoop, runSubagent, type LoopEvent, type RunTask } from '../core/loop';
 import type { Message } from '../core/messages';
 import { ModelCallError, type ModelRequest, type StreamEvent } from '../core/model';
 import { CHILD_TOOLS, PARENT_TOOLS, parentSystem, subagentSystem, type ToolHandler } from '../core/tools';
 import { createRelay } from '../../relay/node';
+import { checkRecord } from '../run/check';
+import { newRecord, REFERENCE_LIMITS, type RunEvent, type RunRecord, type RunStatus } from '../run/record';
+import { reduceAll } from '../run/reduce-range';
 import { AnthropicModel, type AnthropicOptions } from './anthropic';
 import { loopOf, traceToolOutputs, traceWorkdir, type Trace } from './replay';
 
@@ -271,6 +274,8 @@ describe('AnthropicModel against the mock Messages API', () => {
     );
     expect(error).toBeInstanceOf(ModelCallError);
     expect((error as ModelCallError).status).toBeUndefined();
+    // No status, as a stream's error event has none, but nothing the API sent: no stream error.
+    expect((error as ModelCallError).streamError).toBeUndefined();
     expect(error.message).toBe(
       `Could not reach ${closed.url}: connection error after 1 retry. Check the base URL and that the endpoint allows browser requests (CORS).`,
     );
@@ -290,6 +295,7 @@ describe('AnthropicModel against the mock Messages API', () => {
     );
     const text = events.flatMap((e) => (e.type === 'text_delta' ? [e.text] : [])).join('');
     expect(text).toBe('Let me look at the project first. I will list the files, then re');
+    expect((error as ModelCallError).streamError).toBeUndefined();
     expect(posts()).toHaveLength(1);
   });
 
@@ -573,5 +579,204 @@ describe('the s04 loops driven by AnthropicModel', () => {
     ).toEqual(['parent', 'sub', 'sub', 'sub', 'parent']);
     const answer = last.content.find((b) => b.type === 'text') as { text: string };
     expect(answer.text).toContain('package.json begins with: "{ \\"name\\"'.replace(/\\"/g, '"'));
+  });
+});
+
+describe('replies that end badly, streamed through the SDK from the mock Messages API', () => {
+  /** Tools and tasks that fail the test if the loop ever runs one. */
+  const neverRun: Record<string, ToolHandler> = Object.fromEntries(
+    CHILD_TOOLS.map((t) => [
+      t.name,
+      async () => {
+        throw new Error(`${t.name} must not run`);
+      },
+    ]),
+  );
+  const noTask: RunTask = async () => {
+    throw new Error('task must not run');
+  };
+
+  /**
+   * One prompt to the parent on `scenario`, recorded as the page records a run (run, status,
+   * the loop's events, the final status), then reduced as the screen reduces it.
+   */
+  async function runOn(scenario: string) {
+    const events: LoopEvent[] = [];
+    const history: Message[] = [];
+    let status: RunStatus = { kind: 'finished' };
+    try {
+      await parentLoop('Use a subtask to find what testing framework this project uses', {
+        model: model(scenario),
+        modelName: scenario,
+        workdir: WORKDIR,
+        baseHandlers: neverRun,
+        history,
+        runTask: noTask,
+        onEvent: (e) => events.push(e),
+      });
+    } catch (error) {
+      status = { kind: 'failed', reason: (error as Error).message };
+    }
+    const settings = {
+      provider: 'anthropic' as const,
+      model: scenario,
+      sample: 'python' as const,
+      sandbox: 'local',
+      context: 'isolated' as const,
+      limits: REFERENCE_LIMITS,
+    };
+    const record = newRecord('run-1', 1_767_000_000_000, 'p', settings);
+    const all: RunEvent[] = [
+      { type: 'run', prompt: 'p', settings },
+      { type: 'status', status: { kind: 'running' } },
+      ...events,
+      { type: 'status', status },
+    ];
+    record.events = all.map((e, t) => ({ ...e, t }));
+    return { events, history, record, view: reduceAll(record.events) };
+  }
+
+  /** The run's view once its record is exported and opened again (checked as an import is). */
+  const reopened = (record: RunRecord) => reduceAll(checkRecord(JSON.parse(JSON.stringify(record))).events);
+
+  const streamedText = (events: LoopEvent[]) =>
+    events
+      .flatMap((e) => (e.type === 'stream' && e.event.type === 'text_delta' ? [e.event.text] : []))
+      .join('');
+
+  it('a refusal ends the loop; the status and the reply say it was refused', async () => {
+    const { events, history, view } = await runOn('mock-refusal');
+    expect(posts()).toHaveLength(1);
+    expect(events.find((e) => e.type === 'model_end')).toMatchObject({ stopReason: 'refusal' });
+    expect(history).toEqual([
+      { role: 'user', content: expect.any(String) },
+      { role: 'assistant', content: [{ type: 'text', text: 'I looked at the request, and I' }] },
+    ]);
+    expect(view.status).toEqual({ kind: 'finished', ending: 'refusal' });
+    expect(view.parent.endings).toEqual({ 1: 'refusal' });
+  });
+
+  it('max_tokens cuts a text reply: the loop ends, the text stays in the array, marked', async () => {
+    const { history, view } = await runOn('mock-max-tokens');
+    expect(posts()).toHaveLength(1);
+    expect(history).toHaveLength(2);
+    expect(JSON.stringify(history[1])).toContain('names the framework as');
+    expect(view.status).toEqual({ kind: 'finished', ending: 'max_tokens' });
+    expect(view.parent.endings).toEqual({ 1: 'max_tokens' });
+  });
+
+  it('max_tokens in the middle of a tool_use: the cut call is never run, and the status says so', async () => {
+    const { events, history, record, view } = await runOn('mock-max-tokens-tool');
+    // What streamed of the input is not JSON: the API stopped in the middle of a string.
+    const json = events
+      .flatMap((e) =>
+        e.type === 'stream' && e.event.type === 'input_json_delta' ? [e.event.partial_json] : [],
+      )
+      .join('');
+    expect(json).toBe('{"description": "Explore the project", "prompt": "List the files and read the one th');
+    expect(() => JSON.parse(json)).toThrow();
+    // The reply is appended as the SDK gave it (its partial input), and nothing else happens.
+    expect(history.at(-1)).toEqual({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'I will hand the exploration to a subagent.' },
+        {
+          type: 'tool_use',
+          id: 'toolu_mock_cut',
+          name: 'task',
+          input: { description: 'Explore the project' },
+        },
+      ],
+    });
+    expect(events.map((e) => e.type)).not.toContain('tool_start');
+    expect(events.map((e) => e.type)).not.toContain('task_start');
+    expect(posts()).toHaveLength(1);
+    expect(view.status).toEqual({ kind: 'finished', ending: 'max_tokens', cutTool: true });
+    expect(view.parent.endings).toEqual({ 1: 'max_tokens' });
+    expect(view.parent.draft).toBeNull();
+    expect(view.subagents).toEqual([]);
+    const again = reopened(record);
+    expect(again.status).toEqual(view.status);
+    expect(again.parent.endings).toEqual(view.parent.endings);
+  });
+
+  it('a full context window ends the loop; the status names it', async () => {
+    const { history, view } = await runOn('mock-context-window');
+    expect(history).toHaveLength(2);
+    expect(view.status).toEqual({ kind: 'finished', ending: 'model_context_window_exceeded' });
+  });
+
+  it('an error event in the middle of the reply fails the run and keeps the text so far, cut off', async () => {
+    const { events, history, record, view } = await runOn('mock-overloaded-mid-stream');
+    expect(mock.requests().at(-1)?.response).toMatchObject({ streamError: 'overloaded_error' });
+    const text = 'Let me look at the project first. I will list the files, then re';
+    expect(streamedText(events)).toBe(text);
+    expect(events.at(-1)).toEqual({
+      type: 'error',
+      agent: 'parent',
+      error: 'The API is overloaded (overloaded_error during the stream): Overloaded. Try again later.',
+      streamError: 'overloaded_error',
+    });
+    // Never retried (the reply had begun), never appended: the array holds the prompt alone.
+    expect(posts()).toHaveLength(1);
+    expect(history).toHaveLength(1);
+    expect(view.status).toMatchObject({ kind: 'failed', streamError: 'overloaded_error', kept: true });
+    expect(view.parent.cutOff).toEqual([{ type: 'text', text }]);
+    expect(view.parent.messages).toHaveLength(1);
+    const again = reopened(record);
+    expect(again.status).toEqual(view.status);
+    expect(again.parent.cutOff).toEqual(view.parent.cutOff);
+  });
+
+  it('the model call fails with the error type the stream named', async () => {
+    const error = await failure(
+      model('mock-overloaded-mid-stream').createMessage(parentRequest('mock-overloaded-mid-stream')),
+    );
+    expect(error).toBeInstanceOf(ModelCallError);
+    expect((error as ModelCallError).status).toBe(529);
+    expect((error as ModelCallError).streamError).toBe('overloaded_error');
+  });
+
+  it('a subagent cut at max_tokens returns its text; its reply is marked, the run ends normally', async () => {
+    // The subagent answers on mock-max-tokens; the parent on mock-s04 around it.
+    const events: LoopEvent[] = [];
+    const summary = await runSubagent('Find the test framework', {
+      agent: 'subagent-1',
+      model: model('mock-max-tokens'),
+      modelName: 'mock-max-tokens',
+      workdir: WORKDIR,
+      baseHandlers: neverRun,
+      onEvent: (e) => events.push(e),
+    });
+    expect(summary).toContain('names the framework as');
+    expect(posts()).toHaveLength(1);
+    const settings = {
+      provider: 'anthropic' as const,
+      model: 'mock-max-tokens',
+      sample: 'python' as const,
+      sandbox: 'local',
+      context: 'isolated' as const,
+      limits: REFERENCE_LIMITS,
+    };
+    const view = reduceAll(
+      [
+        { type: 'run', prompt: 'p', settings },
+        { type: 'status', status: { kind: 'running' } },
+        {
+          type: 'spawn',
+          agent: 'subagent-1',
+          from: 'parent',
+          taskId: 't',
+          description: 'd',
+          messages: [{ role: 'user', content: 'Find the test framework' }],
+        },
+        ...events,
+        { type: 'agent_state', agent: 'subagent-1', state: 'discarded', summary },
+        { type: 'status', status: { kind: 'finished' } },
+      ].map((e, t) => ({ ...(e as RunEvent), t })),
+    );
+    expect(view.subagents[0].endings).toEqual({ 1: 'max_tokens' });
+    // The parent's own last reply decides the run's status: it has none here.
+    expect(view.status).toEqual({ kind: 'finished' });
   });
 });

@@ -327,7 +327,14 @@ export class AnthropicModel implements ModelClient {
   /** Turns an SDK error into one sentence that says what to do, without the key. */
   #describe(error: unknown, retries: number): ModelCallError {
     const after = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
-    const fail = (message: string, status?: number) => new ModelCallError(this.#scrub(message), status);
+    // An error event in the middle of a reply names its type, which the screen says in its words.
+    // (A connection error is an APIError without a status too, but no event of the API's.)
+    const streamError =
+      error instanceof APIError && !(error instanceof APIConnectionError) && error.status === undefined
+        ? (error.type ?? 'error')
+        : undefined;
+    const fail = (message: string, status?: number) =>
+      new ModelCallError(this.#scrub(message), status, streamError);
 
     if (error instanceof APIConnectionTimeoutError) {
       return fail(`Timed out waiting for ${this.baseURL}${after}. Check the base URL and your connection.`);

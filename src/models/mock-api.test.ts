@@ -228,6 +228,76 @@ describe('the mock Messages API (scripts/mock-api.mjs)', () => {
     expect(mock.requests().at(-1)?.response).toMatchObject({ status: 200, dropped: true });
   });
 
+  /** The SSE events of a streamed reply, parsed: [event, data] pairs in order. */
+  async function sse(model: string): Promise<Array<[string, Record<string, unknown>]>> {
+    const text = await (await post(body({ model, stream: true }))).text();
+    return text
+      .split('\n\n')
+      .filter(Boolean)
+      .map((chunk) => {
+        const [event, data] = chunk.split('\n');
+        return [event.replace(/^event: /, ''), JSON.parse(data.replace(/^data: /, ''))];
+      });
+  }
+  const deltaOf = (events: Array<[string, Record<string, unknown>]>) =>
+    events.filter(([e]) => e === 'message_delta').map(([, d]) => d.delta);
+
+  it('mock-refusal ends a whole stream with stop_reason refusal and its stop_details', async () => {
+    const events = await sse('mock-refusal');
+    expect(events.at(-1)?.[0]).toBe('message_stop');
+    expect(deltaOf(events)).toEqual([
+      {
+        stop_reason: 'refusal',
+        stop_sequence: null,
+        stop_details: { type: 'refusal', category: null, explanation: null },
+      },
+    ]);
+    const json = await (await post(body({ model: 'mock-refusal' }))).json();
+    expect(json).toMatchObject({ stop_reason: 'refusal', stop_details: { type: 'refusal' } });
+  });
+
+  it('mock-max-tokens and mock-context-window end a text reply with their stop_reason', async () => {
+    expect(deltaOf(await sse('mock-max-tokens'))).toMatchObject([{ stop_reason: 'max_tokens' }]);
+    expect(deltaOf(await sse('mock-context-window'))).toMatchObject([
+      { stop_reason: 'model_context_window_exceeded' },
+    ]);
+  });
+
+  it('mock-max-tokens-tool streams a tool_use whose input JSON stops in the middle, then max_tokens', async () => {
+    const events = await sse('mock-max-tokens-tool');
+    const json = events
+      .filter(([e, d]) => e === 'content_block_delta' && d.index === 1)
+      .map(([, d]) => (d.delta as { partial_json: string }).partial_json)
+      .join('');
+    expect(json).toBe('{"description": "Explore the project", "prompt": "List the files and read the one th');
+    expect(() => JSON.parse(json)).toThrow();
+    // The cut block is closed, then the reply ends: as the API sends a reply cut at max_tokens.
+    expect(events.map(([e]) => e).slice(-4)).toEqual([
+      'content_block_stop',
+      'ping',
+      'message_delta',
+      'message_stop',
+    ]);
+    expect(deltaOf(events)).toMatchObject([{ stop_reason: 'max_tokens' }]);
+    // The whole message (JSON, or as recorded) never carries the stream-only partial input.
+    const message = await (await post(body({ model: 'mock-max-tokens-tool' }))).json();
+    expect(message.content[1]).toEqual({ type: 'tool_use', id: 'toolu_mock_cut', name: 'task', input: {} });
+  });
+
+  it('mock-overloaded-mid-stream sends a few text deltas, then an error event, and ends', async () => {
+    const events = await sse('mock-overloaded-mid-stream');
+    expect(events.filter(([, d]) => (d.delta as { type?: string })?.type === 'text_delta')).toHaveLength(4);
+    expect(events.at(-1)).toEqual([
+      'error',
+      { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+    ]);
+    expect(events.map(([e]) => e)).not.toContain('message_stop');
+    expect(mock.requests().at(-1)?.response).toMatchObject({
+      status: 200,
+      streamError: 'overloaded_error',
+    });
+  });
+
   it('replays the recorded run with its thinking blocks restored', async () => {
     const parent = await (await post(body({ model: 'mock-trace' }))).json();
     expect(parent.model).toBe('MiniMax-M2.5');

@@ -6,7 +6,7 @@
 import * as Comlink from 'comlink';
 import { SessionError, type SessionProblem } from '../run/claude-code';
 import { RECORD_FORMAT, RECORD_VERSION, type RunRecord } from '../run/record';
-import { knownChars } from '../run/size';
+import { knownSize } from '../run/size';
 import type { SessionInput, SessionWorkerApi } from '../workers/session/protocol';
 import SessionWorker from '../workers/session/session.ts?worker';
 
@@ -60,7 +60,9 @@ export async function readSession(
     }
     record.events.forEach((event, i) => {
       const chars = answer.chars[i];
-      if (event.type === 'message' && Number.isInteger(chars) && chars >= 0) knownChars(event.message, chars);
+      const tokens = answer.tokens?.[i];
+      if (event.type !== 'message' || !Number.isInteger(chars) || chars < 0) return;
+      if (Number.isInteger(tokens) && tokens! >= 0) knownSize(event.message, chars, tokens!);
     });
     return { record, problems: problems.filter((p) => PROBLEMS.has(p?.code)) };
   } finally {

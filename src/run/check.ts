@@ -48,9 +48,14 @@ const StatusSchema = v.variant('kind', [
   v.object({ kind: v.literal('booting') }),
   v.object({ kind: v.literal('idle') }),
   v.object({ kind: v.literal('running') }),
-  v.object({ kind: v.literal('finished') }),
+  v.object({ kind: v.literal('finished'), ending: v.optional(text), cutTool: v.optional(v.boolean()) }),
   v.object({ kind: v.literal('stopped'), reason: v.optional(text) }),
-  v.object({ kind: v.literal('failed'), reason: text }),
+  v.object({
+    kind: v.literal('failed'),
+    reason: text,
+    streamError: v.optional(text),
+    kept: v.optional(v.boolean()),
+  }),
 ]);
 
 const FileChangeSchema = v.object({

@@ -14,7 +14,7 @@ import {
 } from '../../scripts/claude-sessions.mjs';
 import { parseRecord } from './check';
 import { sessionRecord, type SessionFile } from './claude-code';
-import { modelCalls } from './measures';
+import { agentFigures, modelCalls } from './measures';
 import { reduceAll } from './reduce-range';
 import type { RecordEvent } from './record';
 import { workersTimeline } from './timeline';
@@ -35,30 +35,24 @@ describe('a 2.1 session whose lines are interleaved', () => {
   const { calls } = modelCalls(record);
 
   it('counts one model call per message.id, with the usage of its last line', () => {
-    expect(calls.filter((c) => c.agent === 'parent').map((c) => [c.sent, c.output])).toEqual([
+    expect(calls.filter((c) => c.agent === 'parent').map((c) => [c.sent, c.received])).toEqual([
       [8003, 210],
       [9503, 90],
       [9803, 120],
       [2105, 60],
     ]);
-    expect(calls.filter((c) => c.agent === 'subagent-1').map((c) => [c.sent, c.output])).toEqual([
+    expect(calls.filter((c) => c.agent === 'subagent-1').map((c) => [c.sent, c.received])).toEqual([
       [3004, 80],
       [3404, 50],
       [4004, 120],
     ]);
     expect(calls).toHaveLength(7);
-    expect(view.parent.usage).toEqual({
-      input_tokens: 14,
-      output_tokens: 480,
-      cache_read_input_tokens: 17500,
-      cache_creation_input_tokens: 11900,
-    });
-    expect(view.subagents[0].usage).toEqual({
-      input_tokens: 12,
-      output_tokens: 250,
-      cache_read_input_tokens: 6400,
-      cache_creation_input_tokens: 4000,
-    });
+    const parent = agentFigures(view.parent);
+    expect(parent.input).toEqual({ uncached: 14, cacheRead: 17500, cacheWrite: 11900 });
+    expect(parent.received).toBe(480);
+    const sub = agentFigures(view.subagents[0]);
+    expect(sub.input).toEqual({ uncached: 12, cacheRead: 6400, cacheWrite: 4000 });
+    expect(sub.received).toBe(250);
   });
 
   it('keeps a reply whole: its blocks in order however far apart its lines were', () => {
@@ -135,8 +129,10 @@ describe('a 2.1 session whose lines are interleaved', () => {
       [9200, { type: 'context_reset', agent: 'parent', reason: 'model', model: 'claude-opus-4-1-20250805' }],
     ]);
     // The smaller count after it is counted: the parent is not marked partial, nothing is estimated.
-    expect(view.parent.meter.partial).toBe(false);
+    expect(view.parent.ledger.partial).toBe(false);
     expect(calls.every((c) => c.counted)).toBe(true);
+    // Its context is the last call's count: 2,105 sent and 60 received.
+    expect(agentFigures(view.parent)).toMatchObject({ context: 2165, counted: true });
     // The array starts again from the summary.
     expect(view.parent.messages).toHaveLength(2);
     expect((view.parent.messages[0].content as { type: string }[])[0].type).toBe('compaction_summary');

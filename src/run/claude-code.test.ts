@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { claudeSession, SESSION_ID, sidechainSession } from '../../scripts/claude-sessions.mjs';
 import { parseRecord } from './check';
 import { sessionRecord, SessionError, type SessionFile } from './claude-code';
-import { modelCalls, runSaving, runTotals } from './measures';
+import { agentFigures, modelCalls, runSaving, runTotals } from './measures';
 import { workersTimeline } from './timeline';
 import { reduceAll } from './reduce-range';
 
@@ -60,18 +60,17 @@ describe('a Claude Code session as a run record', () => {
 
   it('keeps the real usage of every call, one call per reply however many lines it took', () => {
     const { calls } = modelCalls(all.record);
-    expect(calls.filter((c) => c.agent === 'parent').map((c) => [c.sent, c.output, c.context])).toEqual([
+    expect(
+      calls.filter((c) => c.agent === 'parent').map((c) => [c.sent, c.received, c.sent + c.received]),
+    ).toEqual([
       [9003, 300, 9303],
       [9503, 50, 9553],
       [9903, 80, 9983],
     ]);
     expect(calls.every((c) => c.counted)).toBe(true);
-    expect(view.parent.usage).toEqual({
-      input_tokens: 9,
-      output_tokens: 430,
-      cache_read_input_tokens: 18500,
-      cache_creation_input_tokens: 9900,
-    });
+    const parent = agentFigures(view.parent);
+    expect(parent.input).toEqual({ uncached: 9, cacheRead: 18500, cacheWrite: 9900 });
+    expect(parent.received).toBe(430);
     expect(runTotals(all.record)).toMatchObject({ calls: 3 + 3 * 3, parentContext: 9983, counted: true });
   });
 
@@ -100,7 +99,7 @@ describe('a Claude Code session as a run record', () => {
     const { calls } = modelCalls(all.record);
     const grown = ['subagent-1', 'subagent-2', 'subagent-3'].map((agent) => {
       const own = calls.filter((c) => c.agent === agent);
-      return own.at(-1)!.context - own[0].sent;
+      return own.at(-1)!.sent + own.at(-1)!.received - own[0].sent;
     });
     expect(grown.every((g) => g > 0)).toBe(true);
     expect(saving.none).toBe(9983 + grown.reduce((a, b) => a + b, 0));

@@ -30,7 +30,7 @@ import {
   type RunEvent,
   type RunRecord,
 } from './record';
-import { contextOf } from './context';
+import { contextOf } from './ledger';
 import {
   firstPrompt,
   itemsOf,

@@ -1,36 +1,17 @@
 /**
- * The sizes the screen compares: how big each array is, as it would be sent, and its context in
- * tokens, by the one measure (./context.ts).
+ * What the screen reads of an array besides the ledger's figures (./measures.ts): its size as it
+ * would be sent, the summary's place, what History lists, what can be sent again.
  */
 import type { Message } from '../core/messages';
-import { contextTokens, estimateTokens } from './context';
+import { agentFigures } from './measures';
 import type { AgentView, RunView } from './view';
 import { messageChars } from './size';
-
-export { estimateTokens } from './context';
 
 /** The size of a messages array as it would be sent: its JSON text. */
 export function arrayChars(messages: readonly Message[]): number {
   let chars = 0;
   for (const message of messages) chars += messageChars(message);
   return chars;
-}
-
-export interface AgentFigures {
-  chars: number;
-  /** The estimate from the array's characters alone. */
-  tokens: number;
-  /** Its context, the one measure every figure on screen shows (./context.ts). */
-  contextTokens: number;
-  /** A real model counted it; else it is an estimate, marked `~`. */
-  counted: boolean;
-}
-
-/** An agent's sizes: read from the view (its `chars` is kept as messages come), never summed. */
-export function agentFigures(agent: AgentView): AgentFigures {
-  const chars = agent.chars;
-  const context = contextTokens(agent.meter, chars);
-  return { chars, tokens: estimateTokens(chars), contextTokens: context.tokens, counted: context.counted };
 }
 
 /** Index of the message that holds the final text a subagent returned, or -1. */
@@ -46,7 +27,7 @@ export function summaryIndex(agent: AgentView): number {
 export function runFigures(view: RunView) {
   const parent = agentFigures(view.parent);
   return {
-    parentTokens: parent.contextTokens,
+    parentTokens: parent.context,
     counted: parent.counted,
     calls: view.parent.calls + view.subagents.reduce((sum, a) => sum + a.calls, 0),
     subagents: view.subagents.length,

@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Trace } from '../models/replay';
-import { overheadChars } from './context';
+import { overheadTokens } from './context';
 import { traceRecord } from './example';
-import { agentTotals, callsUpTo, modelCalls, runTotals, searched } from './measures';
-import { newRecord, type RecordEvent, type RunSettings } from './record';
+import { agentFigures, callsUpTo, ledgerOf, modelCalls } from './measures';
+import { newRecord, type RecordEvent, type RunRecord, type RunSettings } from './record';
+import { Replay } from './replay';
+import { messageTokens } from './size';
 import { coalesce, workersTimeline, type Segment } from './timeline';
 import { DEMO_SETTINGS } from '../../test/settings';
 
@@ -13,29 +15,7 @@ const trace: Trace = JSON.parse(
 );
 
 describe('what the charts read from a record', () => {
-  it('lists every model call with the context the API counted, in the order they were made', async () => {
-    const { record } = await traceRecord(trace);
-    const { calls, tasks } = modelCalls(record);
-    expect(calls.map((c) => c.agent)).toEqual(['parent', ...Array(6).fill('subagent-1'), 'parent']);
-    // Counted: input + cache fields, as the trace's usage says, until the subagent's count fell
-    // (1,394 then 149 while its array grew: not a full count), after which it is estimated.
-    const usage = trace.cycles.map((c) => c.response.usage!);
-    expect(calls.map((c) => c.counted)).toEqual([true, true, true, false, false, false, false, true]);
-    for (const i of [0, 1, 2, 7]) {
-      expect(calls[i].sent).toBe(usage[i].input_tokens);
-      expect(calls[i].context).toBe(usage[i].input_tokens + usage[i].output_tokens);
-    }
-    expect(tasks).toEqual([
-      { agent: 'subagent-1', from: 'parent', startAfter: 1, endAfter: 7, state: 'discarded' },
-    ]);
-    const totals = runTotals(record);
-    expect(totals.parentContext).toBe(usage[7].input_tokens + usage[7].output_tokens);
-    expect(totals.calls).toBe(8);
-    expect(totals.cost).toBe(calls.reduce((s, c) => s + c.sent + c.output, 0));
-    expect(totals.counted).toBe(false);
-  });
-
-  it('estimates a demo call from the array it was sent, four characters a token', () => {
+  it('estimates a demo call from the request it sent: system prompt, tools and messages', () => {
     const settings: RunSettings = DEMO_SETTINGS;
     const record = newRecord('r', 0, 'hi', settings);
     const prompt = { role: 'user' as const, content: 'x'.repeat(400) };
@@ -55,14 +35,12 @@ describe('what the charts read from a record', () => {
       { t: 2, type: 'message', agent: 'parent', index: 1, message: answer },
     ] satisfies RecordEvent[];
     const [call] = modelCalls(record).calls;
+    // The demo model's own usage is not a count: the call is estimated.
     expect(call.counted).toBe(false);
-    // Sent: the system prompt, the tools and the array; the context after: the answer too.
-    const overhead = overheadChars(settings, 0);
-    expect(call.sent).toBe(Math.ceil((overhead + JSON.stringify(prompt).length) / 4));
-    expect(call.context).toBe(
-      Math.ceil((overhead + JSON.stringify(prompt).length + JSON.stringify(answer).length) / 4),
-    );
-    expect(call.output).toBe(Math.ceil(JSON.stringify(answer).length / 4));
+    // A record without the request's body: the system prompt and tools follow the run's settings.
+    expect(call.parts).toEqual({ ...overheadTokens(settings, 0), messages: messageTokens(prompt) });
+    expect(call.sent).toBe(call.parts.system + call.parts.tools + call.parts.messages);
+    expect(call.received).toBe(messageTokens(answer));
   });
 
   it('draws each worker from its start to its end, with its calls, subagents under their caller', async () => {
@@ -185,51 +163,42 @@ describe('what the charts read from a record', () => {
 describe('the call shown at a step', () => {
   it('is found by halving: a step of 20,000 calls reads about 15 of them, and agrees with a scan', async () => {
     const { toolCallsRecord } = await import('../../scripts/records.mjs');
-    const { calls } = modelCalls(toolCallsRecord(20_000) as never);
-    expect(calls).toHaveLength(20_000);
-    for (const upTo of [-1, 0, 3, 4, 777, 80_000, 159_999, 200_000]) {
-      const before = searched.calls;
-      const found = callsUpTo(calls, upTo);
-      expect(searched.calls - before).toBeLessThanOrEqual(16);
-      expect(found, `event ${upTo}`).toBe(calls.findLast((c) => c.event <= upTo)?.n ?? 0);
-    }
-  });
-});
-
-describe("an agent's totals at a step", () => {
-  it('reads each call once for the record, then none for a step, and agrees with a scan', async () => {
-    const { toolCallsRecord } = await import('../../scripts/records.mjs');
     const { calls: made } = modelCalls(toolCallsRecord(20_000) as never);
-    // Every call with a few uncounted, as estimated calls are, to see `counted` follow the step.
-    const points = made.map((c, i) => ({ ...c, counted: i < 5_000 }));
+    expect(made).toHaveLength(20_000);
     let reads = 0;
-    const calls = new Proxy(points, {
+    const calls = new Proxy(made, {
       get(target, key, receiver) {
         if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
         return Reflect.get(target, key, receiver);
       },
     });
-    const view = (applied: number) =>
-      ({ applied, parent: { id: 'parent', usage: undefined }, subagents: [] }) as never;
-    agentTotals(calls, view(1), 'parent');
-    expect(reads).toBe(20_000);
-    const steps = [0, 1, 4, 5, 777, 20_003, 80_000, 159_999, 200_000];
-    reads = 0;
-    const before = searched.calls;
-    const totals = steps.map((upTo) => agentTotals(calls, view(upTo + 1), 'parent'));
-    expect(reads).toBe(0);
-    expect(searched.calls - before).toBeLessThanOrEqual(16 * steps.length);
-    steps.forEach((upTo, i) => {
-      const shown = points.filter((c) => c.event <= upTo);
-      expect(totals[i], `event ${upTo}`).toEqual({
-        calls: shown.length,
-        input: shown.reduce((sum, c) => sum + c.sent, 0),
-        output: shown.reduce((sum, c) => sum + c.output, 0),
-        cacheRead: 0,
-        cacheCreation: 0,
-        counted: shown.every((c) => c.counted),
-      });
-    });
-    expect(agentTotals(calls, view(200_000), 'subagent-1')).toMatchObject({ calls: 0, counted: true });
+    for (const upTo of [-1, 0, 3, 4, 777, 80_000, 159_999, 200_000]) {
+      reads = 0;
+      const found = callsUpTo(calls, upTo);
+      expect(reads).toBeLessThanOrEqual(16);
+      expect(found, `event ${upTo}`).toBe(made.findLast((c) => c.event <= upTo)?.seq ?? 0);
+    }
+  });
+});
+
+describe("an agent's figures at a step", () => {
+  it('are its ledger at that step: the sums of the calls started by then, read without a scan', async () => {
+    const { toolCallsRecord } = await import('../../scripts/records.mjs');
+    const record = toolCallsRecord(20_000) as unknown as RunRecord;
+    const replay = new Replay(record.events);
+    const { calls } = ledgerOf(replay.at(replay.steps));
+    for (const step of [1, 4, 5, 777, 20_003, 80_000, replay.steps]) {
+      const view = replay.at(step);
+      const shown = calls.filter((c) => c.event < view.applied);
+      const figures = agentFigures(view.parent);
+      expect(figures.calls, `step ${step}`).toBe(shown.length);
+      expect(figures.sent).toBe(shown.reduce((sum, c) => sum + c.sent, 0));
+      // The last call shown may still be at work at this step: its reply is not in yet.
+      const current = view.parent.ledger.current;
+      expect(current?.seq).toBe(shown.at(-1)?.seq);
+      expect(figures.received).toBe(
+        shown.slice(0, -1).reduce((sum, c) => sum + c.received, 0) + (current?.received ?? 0),
+      );
+    }
   });
 });

@@ -1,238 +1,173 @@
 /**
- * What the chart and the comparison read from a record: every model call with its agent's context
- * (the chart "Context per model call"), a run's totals and the saving (the comparison). Pure
- * functions of the record, like the view; the "Workers timeline" reads ./timeline.ts.
- *
- * A call's context is its agent's context once it replied, by the one measure (./context.ts,
- * docs/protocol.md); what it sent is kept beside it for the cost.
+ * What the chart, Compare, History and the opened-session banner read of a run: all from the call
+ * ledger (./ledger.ts) as the reducer keeps it, never counted again. The chart "Context per model
+ * call" plots what each call sent; Compare reads a run's totals and the saving. The "Workers
+ * timeline" reads ./timeline.ts.
  */
-import type { AgentId, Message } from '../core/messages';
-import {
-  contextOf,
-  contextTokens,
-  contextReset,
-  counted,
-  depthOf,
-  estimateTokens,
-  newMeter,
-  overheadChars,
-  replied,
-  type Meter,
-} from './context';
-import { agentFigures } from './figures';
-import { messageChars } from './size';
-import type { RunRecord, RunSettings } from './record';
+import type { AgentId } from '../core/messages';
+import { entriesOf, entryOf, type CallEntry, type InputParts } from './ledger';
+import type { RunRecord } from './record';
 import { reduceAll } from './reduce-range';
-import type { RunView } from './view';
+import { textTokens } from './tokens';
+import type { AgentView, RunView } from './view';
 
-export interface CallPoint {
-  /** 1, 2, ... in the order calls were made across all agents. */
-  n: number;
-  agent: AgentId;
-  /** The agent's own call number. */
-  call: number;
-  /** What the request sent, in tokens (counted, or estimated like its context). */
-  sent: number;
-  /**
-   * The agent's context once the call replied, by the one measure (./context.ts): what its next
-   * call would send. While the call runs, what it sent.
-   */
-  context: number;
-  output: number;
-  /** A real model counted it; else it is an estimate. */
-  counted: boolean;
-  /** Index in the record of the call's `model_start`. */
-  event: number;
-  start: number;
-  end: number | null;
-}
+export type { CallEntry } from './ledger';
 
 export interface TaskSpan {
   agent: AgentId;
   from: AgentId;
-  /** The call number (CallPoint.n) after which it started, and after which it returned. */
+  /** How many calls of the run (CallEntry.seq) had started when it started, and when it returned. */
   startAfter: number;
   endAfter: number | null;
   state: 'running' | 'discarded' | 'stopped' | 'failed' | 'missing';
 }
 
-export interface RunTotals {
-  /** The parent's context at the end, by the one measure (./context.ts), as the header shows it. */
-  parentContext: number;
-  /** Every call's input (what it sent) plus output, summed over all agents. */
-  cost: number;
-  calls: number;
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheCreation: number;
-  counted: boolean;
-  agents: number;
-  /** What drove the saving: the subagents' contexts when they returned, summed (what they read). */
-  subagentsRead: number;
-  /** What came back to their callers: the final texts, estimated. */
-  cameBack: number;
-  /** The parent's system prompt and tools, estimated: sent with every call whatever the mode. */
-  overhead: number;
+/** The ledger of a run as one list: every call of every agent, in the order they started. */
+export interface RunLedger {
+  calls: CallEntry[];
+  tasks: TaskSpan[];
 }
 
-/** Every model call of a record, with what it sent and the agent's context once it replied. */
-export function modelCalls(record: RunRecord): { calls: CallPoint[]; tasks: TaskSpan[] } {
-  let real = record.settings.provider === 'anthropic';
-  let settings: RunSettings = record.settings;
-  // Each agent's array as running sums of its messages' sizes: sums[i] = chars of messages 0..i-1.
-  const sums = new Map<AgentId, number[]>([['parent', [0]]]);
-  const meters = new Map<AgentId, Meter>([['parent', newMeter(overheadChars(settings, 0))]]);
-  const from = new Map<AgentId, AgentId>();
-  const sized = (messages: readonly Message[]) => {
-    const out = [0];
-    for (const m of messages) out.push(out[out.length - 1] + messageChars(m));
-    return out;
-  };
-  const now = (agent: AgentId) =>
-    contextTokens(meters.get(agent) ?? newMeter(0), sums.get(agent)?.at(-1) ?? 0);
-  const open = new Map<AgentId, CallPoint>();
-  const calls: CallPoint[] = [];
-  const tasks: TaskSpan[] = [];
-  record.events.forEach((event, i) => {
-    switch (event.type) {
-      case 'run': {
-        settings = event.settings;
-        real = settings.provider === 'anthropic';
-        const meter = meters.get('parent')!;
-        meters.set('parent', { ...meter, overhead: overheadChars(settings, 0) });
-        break;
-      }
-      case 'spawn':
-        sums.set(event.agent, sized(event.messages));
-        from.set(event.agent, event.from);
-        meters.set(event.agent, newMeter(overheadChars(settings, depthOf(event.agent, from))));
-        tasks.push({
-          agent: event.agent,
-          from: event.from,
-          startAfter: calls.length,
-          endAfter: null,
-          state: 'running',
-        });
-        break;
-      case 'agent_state': {
-        const task = tasks.find((t) => t.agent === event.agent);
-        if (task) {
-          task.endAfter = calls.length;
-          task.state = event.state;
-        }
-        break;
-      }
-      case 'message': {
-        const sum = sums.get(event.agent) ?? [0];
-        sum.length = event.index + 1;
-        sum.push(sum[event.index] + messageChars(event.message));
-        sums.set(event.agent, sum);
-        if (event.message.role !== 'assistant') break;
-        const meter = meters.get(event.agent);
-        if (meter) meters.set(event.agent, replied(meter, sum[sum.length - 1]));
-        const last = calls.findLast((c) => c.agent === event.agent);
-        if (!last) break;
-        // An estimated call's output is the size of the response it appended.
-        if (!last.counted) last.output = estimateTokens(messageChars(event.message));
-        const context = now(event.agent);
-        last.context = context.tokens;
-        last.counted = last.counted && context.counted;
-        break;
-      }
-      case 'context_reset': {
-        // A compaction or a model switch: the count before it is no baseline (./context.ts).
-        const meter = meters.get(event.agent);
-        if (meter) meters.set(event.agent, contextReset(meter));
-        break;
-      }
-      case 'model_start': {
-        const context = now(event.agent);
-        const point: CallPoint = {
-          n: calls.length + 1,
-          agent: event.agent,
-          call: event.call,
-          sent: context.tokens,
-          context: context.tokens,
-          output: 0,
-          counted: false,
-          event: i,
-          start: event.t,
-          end: null,
-        };
-        calls.push(point);
-        open.set(event.agent, point);
-        break;
-      }
-      case 'model_end': {
-        const point = open.get(event.agent);
-        if (!point) break;
-        open.delete(event.agent);
-        point.end = event.t;
-        const meter = meters.get(event.agent);
-        if (!real || !event.usage || !meter) break;
-        const next = counted(meter, event.usage);
-        meters.set(event.agent, next);
-        if (!next.count) break; // not a full count: this agent is estimated
-        point.sent = contextOf(event.usage);
-        point.output = event.usage.output_tokens;
-        point.context = point.sent + point.output;
-        point.counted = true;
-        break;
-      }
-      default:
-        break;
-    }
-  });
-  return { calls, tasks };
+const ledgers = new WeakMap<RunView, RunLedger>();
+
+/** The ledger of a view (a run at one step): made once per view. */
+export function ledgerOf(view: RunView): RunLedger {
+  let ledger = ledgers.get(view);
+  if (ledger) return ledger;
+  const agents = [view.parent, ...view.subagents];
+  const calls = agents.flatMap((agent) => entriesOf(agent.ledger)).sort((a, b) => a.seq - b.seq);
+  const tasks = view.subagents.map((agent): TaskSpan => ({
+    agent: agent.id,
+    from: agent.from ?? 'parent',
+    startAfter: agent.startAfter,
+    endAfter: agent.endAfter,
+    state:
+      agent.state === 'discarded' ||
+      agent.state === 'stopped' ||
+      agent.state === 'failed' ||
+      agent.state === 'missing'
+        ? agent.state
+        : 'running',
+  }));
+  ledgers.set(view, (ledger = { calls, tasks }));
+  return ledger;
+}
+
+/** Every model call of a record, with what it sent and received (the ledger at the record's end). */
+export function modelCalls(record: RunRecord): RunLedger {
+  return ledgerOf(reduceAll(record.events));
 }
 
 /**
- * How many of `calls` (in record order, as modelCalls gives them) started at or before the
+ * How many of `calls` (in start order, as the ledger gives them) started at or before the
  * record's event `upTo`: found by halving, so that a step reads a few calls, not all of them.
  */
-export function callsUpTo(calls: readonly CallPoint[], upTo: number): number {
+export function callsUpTo(calls: readonly CallEntry[], upTo: number): number {
   let lo = 0;
   let hi = calls.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    searched.calls++;
     if (calls[mid].event <= upTo) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
-/** How many calls `callsUpTo` and `agentTotals` read: counted so that a test can tell a search from a scan. */
-export const searched = { calls: 0 };
+/** One agent's figures at a step: its context, and what its calls sent and received in all. */
+export interface AgentFigures {
+  /** What its next call would send (the one measure), in tokens. */
+  context: number;
+  /** Whether a real model counted it (else an estimate, marked once per view). */
+  counted: boolean;
+  calls: number;
+  /** Summed over its calls: what they sent (the column's "sent") and received. */
+  sent: number;
+  received: number;
+  /** The API's input in its three parts, summed over its counted calls. */
+  input: InputParts;
+  /** Whether every one of its calls was counted by the API. */
+  allCounted: boolean;
+  /** A subagent's context when it returned: its peak, never sent (null before it ended or called). */
+  atReturn: number | null;
+}
 
-/** A run's totals (docs/protocol.md, "How a saving is counted"). */
-export function runTotals(record: RunRecord): RunTotals {
-  const { calls } = modelCalls(record);
-  const parentCalls = calls.filter((c) => c.agent === 'parent');
-  const usage = { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 };
-  if (record.settings.provider === 'anthropic') {
-    for (const event of record.events) {
-      if (event.type !== 'model_end' || !event.usage) continue;
-      usage.input += event.usage.input_tokens;
-      usage.output += event.usage.output_tokens;
-      usage.cacheRead += event.usage.cache_read_input_tokens ?? 0;
-      usage.cacheCreation += event.usage.cache_creation_input_tokens ?? 0;
-    }
-  }
-  const view = reduceAll(record.events);
-  const parent = agentFigures(view.parent);
+/** An agent's figures, read from its view (its ledger as the step left it). */
+export function agentFigures(agent: AgentView): AgentFigures {
+  const ledger = agent.ledger;
+  const ended = agent.id !== 'parent' && agent.summary !== null;
   return {
-    parentContext: parentCalls.length ? parent.contextTokens : 0,
-    cost: calls.reduce((sum, c) => sum + c.sent + c.output, 0),
-    calls: calls.length,
-    ...usage,
-    counted: calls.length > 0 && calls.every((c) => c.counted) && parent.counted,
-    agents: new Set(calls.map((c) => c.agent)).size,
-    subagentsRead: view.subagents.reduce((sum, a) => sum + agentFigures(a).contextTokens, 0),
-    cameBack: view.subagents.reduce((sum, a) => sum + estimateTokens(a.summary?.length ?? 0), 0),
-    overhead: estimateTokens(overheadChars(record.settings, 0)),
+    context: agent.context.tokens,
+    counted: agent.context.counted,
+    calls: ledger.calls,
+    sent: ledger.sent,
+    received: ledger.received,
+    input: ledger.input,
+    allCounted: ledger.calls > 0 && ledger.estimated === 0,
+    atReturn: ended && ledger.calls > 0 ? agent.context.tokens : null,
   };
+}
+
+/** The `n`-th call (from 1) of an agent of a view, or null. */
+export function callOf(view: RunView, agent: AgentId, n: number): CallEntry | null {
+  const shown = agent === 'parent' ? view.parent : view.subagents.find((a) => a.id === agent);
+  return shown ? entryOf(shown.ledger, n) : null;
+}
+
+export interface RunTotals {
+  /** The parent's context at the end, by the one measure, as the header shows it. */
+  parentContext: number;
+  /** Every call's sent plus received, summed over all agents. */
+  cost: number;
+  calls: number;
+  sent: number;
+  received: number;
+  /** The API's input in its three parts, summed over every counted call. */
+  input: InputParts;
+  /** Every call was counted by the API. */
+  counted: boolean;
+  agents: number;
+  subagents: number;
+  /** The subagents' contexts when they returned (their peaks, never sent), summed. */
+  subagentsPeak: number;
+  /** What came back to their callers: the final texts, estimated. */
+  cameBack: number;
+  /** The parent's system prompt and tools: sent with every call whatever the mode. */
+  overhead: number;
+}
+
+/** A run's totals at a view's step (docs/protocol.md, "How a saving is counted"). */
+export function viewTotals(view: RunView): RunTotals {
+  const agents = [view.parent, ...view.subagents];
+  const figures = agents.map(agentFigures);
+  const sum = (pick: (f: AgentFigures) => number) => figures.reduce((total, f) => total + pick(f), 0);
+  const parent = figures[0];
+  const overhead = view.parent.ledger.overhead;
+  return {
+    parentContext: parent.calls ? parent.context : 0,
+    cost: sum((f) => f.sent + f.received),
+    calls: sum((f) => f.calls),
+    sent: sum((f) => f.sent),
+    received: sum((f) => f.received),
+    input: {
+      uncached: sum((f) => f.input.uncached),
+      cacheRead: sum((f) => f.input.cacheRead),
+      cacheWrite: sum((f) => f.input.cacheWrite),
+    },
+    counted:
+      figures.some((f) => f.calls > 0) &&
+      figures.every((f) => f.calls === 0 || f.allCounted) &&
+      parent.counted,
+    agents: figures.filter((f) => f.calls > 0).length,
+    subagents: view.subagents.length,
+    subagentsPeak: sum((f) => f.atReturn ?? 0),
+    cameBack: view.subagents.reduce((total, a) => total + textTokens(a.summary ?? ''), 0),
+    overhead: overhead.system + overhead.tools,
+  };
+}
+
+/** A record's totals at its end. */
+export function runTotals(record: RunRecord): RunTotals {
+  return viewTotals(reduceAll(record.events));
 }
 
 /** 1 - isolated / none, in whole percent (docs/protocol.md): the saving Compare shows. */
@@ -255,83 +190,21 @@ export interface RunSaving {
 
 /**
  * The saving of isolation in one run, counted as Compare counts it, without a second run: the
- * parent's context at the end (`runTotals`), against that context plus what each subagent's
- * context grew by while it worked (its context after its last call, less what its first call
- * sent: the task prompt it started from is in the parent's array already). Null without a
- * subagent call or a parent call.
+ * parent's context at the end, against that context plus what each subagent's context grew by
+ * while it worked (its context at return, less what its first call sent: the task prompt it
+ * started from is in the parent's array already). Null without a subagent call or a parent call.
  */
 export function runSaving(record: RunRecord): RunSaving | null {
-  const { calls } = modelCalls(record);
-  const isolated = calls.findLast((c) => c.agent === 'parent')?.context ?? 0;
-  const first = new Map<AgentId, CallPoint>();
-  const last = new Map<AgentId, CallPoint>();
-  for (const call of calls) {
-    if (call.agent === 'parent') continue;
-    if (!first.has(call.agent)) first.set(call.agent, call);
-    last.set(call.agent, call);
-  }
-  if (isolated === 0 || last.size === 0) return null;
+  const view = reduceAll(record.events);
+  const isolated = view.parent.ledger.calls ? view.parent.context.tokens : 0;
   let none = isolated;
-  for (const [agent, end] of last) none += Math.max(0, end.context - first.get(agent)!.sent);
+  let subagents = 0;
+  for (const agent of view.subagents) {
+    const first = entryOf(agent.ledger, 1);
+    if (!first) continue;
+    subagents++;
+    none += Math.max(0, agent.context.tokens - first.sent);
+  }
+  if (isolated === 0 || subagents === 0) return null;
   return { isolated, none, saving: savingOf({ parentContext: isolated }, { parentContext: none }) };
-}
-
-/** One agent's calls as running sums, so that its totals at any step are a search, not a scan. */
-interface AgentSums {
-  /** Each call's `event`, in order. */
-  events: number[];
-  /** input[i], output[i], uncounted[i]: the sums over the agent's calls 0..i-1. */
-  input: number[];
-  output: number[];
-  uncounted: number[];
-}
-
-const agentSums = new WeakMap<readonly CallPoint[], Map<AgentId, AgentSums>>();
-
-/** Each agent's running sums over `calls`, made once per calls array (a record's calls never change). */
-function sumsOf(calls: readonly CallPoint[]): Map<AgentId, AgentSums> {
-  let sums = agentSums.get(calls);
-  if (sums) return sums;
-  sums = new Map();
-  for (const call of calls) {
-    let agent = sums.get(call.agent);
-    if (!agent) sums.set(call.agent, (agent = { events: [], input: [0], output: [0], uncounted: [0] }));
-    const i = agent.events.length;
-    agent.events.push(call.event);
-    agent.input.push(agent.input[i] + call.sent);
-    agent.output.push(agent.output[i] + call.output);
-    agent.uncounted.push(agent.uncounted[i] + (call.counted ? 0 : 1));
-  }
-  agentSums.set(calls, sums);
-  return sums;
-}
-
-/** Calls, input, output and cache tokens of one agent up to a view's step (`calls`: the record's). */
-export function agentTotals(calls: readonly CallPoint[], view: RunView, agent: AgentId) {
-  const upTo = view.applied - 1;
-  const sums = sumsOf(calls).get(agent);
-  let lo = 0;
-  let hi = sums?.events.length ?? 0;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    searched.calls++;
-    if (sums!.events[mid] <= upTo) lo = mid + 1;
-    else hi = mid;
-  }
-  const totals = {
-    calls: lo,
-    input: sums?.input[lo] ?? 0,
-    output: sums?.output[lo] ?? 0,
-    cacheRead: 0,
-    cacheCreation: 0,
-    counted: (sums?.uncounted[lo] ?? 0) === 0,
-  };
-  const usage =
-    view.parent.id === agent ? view.parent.usage : view.subagents.find((a) => a.id === agent)?.usage;
-  if (totals.counted && usage) {
-    totals.input = usage.input_tokens;
-    totals.cacheRead = usage.cache_read_input_tokens ?? 0;
-    totals.cacheCreation = usage.cache_creation_input_tokens ?? 0;
-  }
-  return totals;
 }

@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { convertGenAISpanAttributesToOpenInferenceSpanAttributes as toOpenInference } from '@arizeai/openinference-genai';
 import { describe, expect, it } from 'vitest';
 import { claudeSession } from '../../scripts/claude-sessions.mjs';
 import type { Trace } from '../models/replay';
@@ -6,7 +8,73 @@ import { sessionRecord } from './claude-code';
 import { traceRecord } from './example';
 import { modelCalls } from './measures';
 import { toOtlp, type OtlpSpan, type OtlpTraces, type OtlpValue } from './otlp';
-import type { RunRecord } from './record';
+import type { RunEvent } from './record';
+import { newRecord, REFERENCE_LIMITS, type RecordEvent, type RunRecord, type RunSettings } from './record';
+
+/** The protobuf.js code generated from the official OTLP protos (opentelemetry-proto), as shipped. */
+interface ProtoMessageType {
+  fromObject(object: unknown): unknown;
+  verify(message: unknown): string | null;
+  encode(message: unknown): { finish(): Uint8Array };
+  decode(bytes: Uint8Array): unknown;
+  toObject(message: unknown, options: Record<string, unknown>): unknown;
+}
+const protos = createRequire(import.meta.url)(
+  '@opentelemetry/otlp-transformer/build/src/generated/root.js',
+) as {
+  opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: ProtoMessageType } } } } };
+};
+const ExportTraceServiceRequest = protos.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+
+/** The span ids of an OTLP/JSON request rewritten by `convert` (OTLP/JSON writes them in hex). */
+function withIds(request: unknown, convert: (id: string) => string): unknown {
+  const copy = structuredClone(request) as OtlpTraces;
+  for (const resource of copy.resourceSpans)
+    for (const scope of resource.scopeSpans)
+      for (const span of scope.spans)
+        for (const key of ['traceId', 'spanId', 'parentSpanId'] as const)
+          if (typeof span[key] === 'string') span[key] = convert(span[key]);
+  return copy;
+}
+
+/**
+ * Checks an export against the official OTLP protos, as a collector decoding it would: its JSON
+ * (ids from hex, as OTLP/JSON writes them) becomes an ExportTraceServiceRequest, which is encoded,
+ * decoded and read back: every field must be one the protos know, of their type, and come back
+ * unchanged (a 64-bit value out of range, a count written as "1e+300", an unknown field would not).
+ */
+function protoCheck(otlp: OtlpTraces): void {
+  const json = JSON.parse(JSON.stringify(otlp)) as OtlpTraces;
+  const message = ExportTraceServiceRequest.fromObject(
+    withIds(json, (hex) => Buffer.from(hex, 'hex').toString('base64')),
+  );
+  expect(ExportTraceServiceRequest.verify(message)).toBeNull();
+  const decoded = ExportTraceServiceRequest.decode(ExportTraceServiceRequest.encode(message).finish());
+  const back = withIds(
+    ExportTraceServiceRequest.toObject(decoded, { longs: String, bytes: String, defaults: true }),
+    (base64) => Buffer.from(base64, 'base64').toString('hex'),
+  );
+  expect(back).toMatchObject(json);
+}
+
+/** What OpenInference's converter makes of a span's attributes (it answers null when it cannot). */
+function openInference(span: OtlpSpan): Record<string, unknown> {
+  const read = toOpenInference(plainAttributes(span) as Parameters<typeof toOpenInference>[0]);
+  if (!read) throw new Error(`the converter could not read ${span.name}`);
+  return read;
+}
+
+/** A span's attributes as an OpenTelemetry SDK holds them (plain values), for a converter. */
+function plainAttributes(span: OtlpSpan): Record<string, unknown> {
+  const plain = (value: OtlpValue): unknown => {
+    if ('stringValue' in value) return value.stringValue;
+    if ('intValue' in value) return Number(value.intValue);
+    if ('doubleValue' in value) return value.doubleValue;
+    if ('boolValue' in value) return value.boolValue;
+    return value.arrayValue.values.map(plain);
+  };
+  return Object.fromEntries(span.attributes.map((a) => [a.key, plain(a.value)]));
+}
 
 /**
  * Reads an export back as a trace viewer would, against the OTLP/JSON encoding of an
@@ -98,15 +166,16 @@ describe('a run exported as OpenTelemetry traces', () => {
       // subagent -> the parent's Agent/Task call that started it -> the parent.
       const call = byId.get(sub.parentSpanId!)!;
       expect(call.name).toMatch(/^execute_tool (Agent|Task)$/);
-      expect(attr(call, 'gen_ai.tool.call.id')).toEqual(attr(sub, 'gen_ai.tool.call.id'));
+      expect(attr(call, 'gen_ai.tool.call.id')).toEqual(attr(sub, 's04.task.call.id'));
+      expect(attr(sub, 'gen_ai.tool.call.id')).toBeUndefined();
       expect(call.parentSpanId).toBe(root.spanId);
       // Its model calls hang under it.
       const own = chats.filter((c) => c.parentSpanId === sub.spanId);
       expect(own.length).toBe(3);
     }
-    // The real usage, typed as integers.
+    // The real usage, typed as integers; input tokens as the conventions count them.
     const first = chats.find((c) => c.parentSpanId === root.spanId)!;
-    expect(attr(first, 'gen_ai.usage.input_tokens')).toEqual({ intValue: '3' });
+    expect(attr(first, 'gen_ai.usage.input_tokens')).toEqual({ intValue: '9003' });
     expect(attr(first, 'gen_ai.usage.cache_creation.input_tokens')).toEqual({ intValue: '9000' });
     expect(attr(first, 'gen_ai.usage.output_tokens')).toEqual({ intValue: '300' });
     expect(attr(first, 'gen_ai.response.finish_reasons')).toEqual({
@@ -135,5 +204,218 @@ describe('a run exported as OpenTelemetry traces', () => {
     const files = claudeSession();
     const { record } = sessionRecord(Object.entries(files).map(([path, text]) => ({ path, text })));
     expect(JSON.stringify(toOtlp(record))).toBe(JSON.stringify(toOtlp(record)));
+  });
+});
+
+const SETTINGS: RunSettings = {
+  provider: 'anthropic',
+  model: 'claude-opus-test',
+  baseURL: 'https://api.anthropic.com',
+  sample: 'python',
+  sandbox: 'local',
+  context: 'isolated',
+  limits: REFERENCE_LIMITS,
+};
+
+/** A run whose subagent works on another model than the parent, and whose second call fails. */
+function mixedRun(startedAt = 1_767_000_000_000): RunRecord {
+  const record = newRecord('run-mixed', startedAt, 'p', SETTINGS);
+  const usage = {
+    input_tokens: 5,
+    output_tokens: 40,
+    cache_read_input_tokens: 16_000,
+    cache_creation_input_tokens: 200,
+  };
+  const events: RunEvent[] = [
+    { type: 'run', prompt: 'p', settings: SETTINGS },
+    { type: 'status', status: { kind: 'running' } },
+    { type: 'message', agent: 'parent', index: 0, message: { role: 'user', content: 'p' } },
+    { type: 'model_start', agent: 'parent', call: 1, request: { model: 'claude-opus-test', messages: 1 } },
+    {
+      type: 'model_end',
+      agent: 'parent',
+      call: 1,
+      durationMs: 5,
+      usage,
+      stopReason: 'tool_use',
+      model: 'claude-opus-test-20260101',
+    },
+    { type: 'tool_start', agent: 'parent', id: 'toolu_1', name: 'task', input: { prompt: 'look' } },
+    {
+      type: 'spawn',
+      agent: 'subagent-1',
+      from: 'parent',
+      taskId: 'toolu_1',
+      description: 'Look',
+      messages: [{ role: 'user', content: 'look' }],
+    },
+    {
+      type: 'model_start',
+      agent: 'subagent-1',
+      call: 1,
+      request: { model: 'claude-haiku-test', messages: 1 },
+    },
+    {
+      type: 'model_end',
+      agent: 'subagent-1',
+      call: 1,
+      durationMs: 5,
+      usage: { input_tokens: 900, output_tokens: 10 },
+      stopReason: 'end_turn',
+      model: 'claude-haiku-test-20251001',
+    },
+    { type: 'agent_state', agent: 'subagent-1', state: 'discarded', summary: 'done' },
+    { type: 'tool_end', agent: 'parent', id: 'toolu_1', name: 'task', output: 'done', durationMs: 9 },
+    { type: 'model_start', agent: 'parent', call: 2, request: { model: 'claude-opus-test', messages: 3 } },
+    {
+      type: 'error',
+      agent: 'parent',
+      error: 'The API is overloaded (overloaded_error during the stream): Overloaded.',
+      streamError: 'overloaded_error',
+    },
+    {
+      type: 'status',
+      status: {
+        kind: 'failed',
+        reason: 'The API is overloaded.',
+        streamError: 'overloaded_error',
+        kept: true,
+      },
+    },
+  ];
+  record.events = events.map((event, t) => ({ ...event, t: t * 10 }) as RecordEvent);
+  return record;
+}
+
+describe('an export as the GenAI conventions and their readers want it', () => {
+  it('passes the official OTLP protos: a session, a playground run, a mixed run', async () => {
+    const files = claudeSession({ withThird: true });
+    protoCheck(toOtlp(sessionRecord(Object.entries(files).map(([path, text]) => ({ path, text }))).record));
+    const trace: Trace = JSON.parse(
+      readFileSync(new URL('../../public/traces/s04.json', import.meta.url), 'utf8'),
+    );
+    protoCheck(toOtlp((await traceRecord(trace)).record as RunRecord));
+    protoCheck(toOtlp(mixedRun()));
+  });
+
+  it('each chat span names its own call: the model asked for and the one that answered', () => {
+    const chats = readBack(JSON.stringify(toOtlp(mixedRun()))).filter((s) => op(s) === 'chat');
+    expect(
+      chats.map((s) => [
+        s.name,
+        attr(s, 'gen_ai.agent.name'),
+        attr(s, 'gen_ai.request.model'),
+        attr(s, 'gen_ai.response.model'),
+      ]),
+    ).toEqual([
+      [
+        'chat claude-opus-test',
+        { stringValue: 'parent' },
+        { stringValue: 'claude-opus-test' },
+        { stringValue: 'claude-opus-test-20260101' },
+      ],
+      [
+        'chat claude-haiku-test',
+        { stringValue: 'subagent-1' },
+        { stringValue: 'claude-haiku-test' },
+        { stringValue: 'claude-haiku-test-20251001' },
+      ],
+      // The failed call: no reply, so no response model.
+      ['chat claude-opus-test', { stringValue: 'parent' }, { stringValue: 'claude-opus-test' }, undefined],
+    ]);
+    const sub = readBack(JSON.stringify(toOtlp(mixedRun()))).find(
+      (s) => s.name === 'invoke_agent subagent-1',
+    )!;
+    expect(attr(sub, 'gen_ai.request.model')).toEqual({ stringValue: 'claude-haiku-test' });
+  });
+
+  it('counts input tokens with the cache reads and writes, which keep their own attributes', () => {
+    const [first] = readBack(JSON.stringify(toOtlp(mixedRun()))).filter((s) => op(s) === 'chat');
+    expect(attr(first, 'gen_ai.usage.input_tokens')).toEqual({ intValue: String(5 + 16_000 + 200) });
+    expect(attr(first, 'gen_ai.usage.cache_read.input_tokens')).toEqual({ intValue: '16000' });
+    expect(attr(first, 'gen_ai.usage.cache_creation.input_tokens')).toEqual({ intValue: '200' });
+    expect(attr(first, 'gen_ai.usage.output_tokens')).toEqual({ intValue: '40' });
+  });
+
+  it('puts the conversation id on every span and error.type beside every error status', () => {
+    const spans = readBack(JSON.stringify(toOtlp(mixedRun())));
+    for (const span of spans) {
+      expect(attr(span, 'gen_ai.conversation.id'), span.name).toEqual({ stringValue: 'run-mixed' });
+      if (span.status.code === 2) expect(attr(span, 'error.type'), span.name).toBeDefined();
+      else expect(attr(span, 'error.type'), span.name).toBeUndefined();
+    }
+    const failedCall = spans.filter((s) => op(s) === 'chat').at(-1)!;
+    expect(failedCall.status).toEqual({ code: 2, message: expect.stringContaining('overloaded') });
+    expect(attr(failedCall, 'error.type')).toEqual({ stringValue: 'overloaded_error' });
+    const root = spans.find((s) => s.parentSpanId === undefined)!;
+    expect(root.status.code).toBe(2);
+    expect(attr(root, 'error.type')).toEqual({ stringValue: 'overloaded_error' });
+    // A session's subagent that never ran (its transcript missing) is an error with its class too.
+    const files = claudeSession({ withThird: true });
+    const session = readBack(
+      JSON.stringify(
+        toOtlp(sessionRecord(Object.entries(files).map(([path, text]) => ({ path, text }))).record),
+      ),
+    );
+    for (const span of session) {
+      if (span.status.code === 2) expect(attr(span, 'error.type'), span.name).toBeDefined();
+      expect(attr(span, 'gen_ai.conversation.id'), span.name).toBeDefined();
+    }
+  });
+
+  it("is read by OpenInference's converter as agents, model calls and tools, with the tokens sent", () => {
+    const spans = readBack(JSON.stringify(toOtlp(mixedRun())));
+    const read = spans.map((span) => ({ span, oi: openInference(span) }));
+    const kinds = read.map(({ span, oi }) => [span.name, oi['openinference.span.kind']]);
+    expect(kinds).toEqual([
+      ['invoke_agent parent', 'AGENT'],
+      ['chat claude-opus-test', 'LLM'],
+      ['execute_tool task', 'TOOL'],
+      ['invoke_agent subagent-1', 'AGENT'],
+      ['chat claude-haiku-test', 'LLM'],
+      ['chat claude-opus-test', 'LLM'],
+    ]);
+    const first = read[1].oi;
+    expect(first['llm.token_count.prompt']).toBe(16_205);
+    expect(first['llm.token_count.prompt_details.cache_read']).toBe(16_000);
+    expect(first['llm.model_name']).toBe('claude-opus-test-20260101');
+    expect(read[4].oi['llm.model_name']).toBe('claude-haiku-test-20251001');
+    // A Claude Code session's subagents too.
+    const files = claudeSession({ withThird: true });
+    const session = readBack(
+      JSON.stringify(
+        toOtlp(sessionRecord(Object.entries(files).map(([path, text]) => ({ path, text }))).record),
+      ),
+    );
+    for (const span of session.filter((s) => op(s) === 'invoke_agent')) {
+      expect(openInference(span)['openinference.span.kind'], span.name).toBe('AGENT');
+    }
+  });
+
+  it('exports a record of hostile numbers: times clamped to 19 digits, counts to whole int64 strings', () => {
+    const record = mixedRun(1e300);
+    const hostile = record.events.map((event) =>
+      event.type === 'model_end' && event.agent === 'subagent-1'
+        ? {
+            ...event,
+            usage: { input_tokens: 1e300, output_tokens: Number.NaN, cache_read_input_tokens: -1e30 },
+          }
+        : event,
+    );
+    hostile.push({ type: 'log', agent: 'parent', line: 'late', t: Number.MAX_VALUE });
+    const otlp = toOtlp({ ...record, events: hostile });
+    protoCheck(otlp);
+    const spans = readBack(JSON.stringify(otlp));
+    for (const span of spans) {
+      expect(span.startTimeUnixNano).toMatch(/^\d{1,19}$/);
+      expect(span.endTimeUnixNano).toMatch(/^\d{1,19}$/);
+      expect(BigInt(span.endTimeUnixNano) <= 2n ** 63n - 1n).toBe(true);
+    }
+    const chat = spans.find((s) => s.name === 'chat claude-haiku-test')!;
+    expect(attr(chat, 'gen_ai.usage.input_tokens')).toEqual({ intValue: '9223372036854775807' });
+    expect(attr(chat, 'gen_ai.usage.output_tokens')).toBeUndefined();
+    expect(attr(chat, 'gen_ai.usage.cache_read.input_tokens')).toEqual({ intValue: '-9223372036854775808' });
+    // A record from before 1970 (or with negative times) starts at 0 rather than below it.
+    protoCheck(toOtlp(mixedRun(-5)));
   });
 });

@@ -27,9 +27,18 @@ export type RunStatus =
   | { kind: 'booting' }
   | { kind: 'idle' }
   | { kind: 'running' }
-  | { kind: 'finished' }
+  /**
+   * `ending`: the stop_reason of the parent's last reply when the model did not end it by itself
+   * (refusal, max_tokens, model_context_window_exceeded, ...); `cutTool`: that reply was cut in a
+   * tool_use, which was not run. Both are read off the record by the reducer (./reduce.ts).
+   */
+  | { kind: 'finished'; ending?: string; cutTool?: boolean }
   | { kind: 'stopped'; reason?: string }
-  | { kind: 'failed'; reason: string };
+  /**
+   * `streamError`: the error type the API sent in the middle of the parent's reply; `kept`: text
+   * of that reply had arrived and stays on screen, marked cut off. Read off the record too.
+   */
+  | { kind: 'failed'; reason: string; streamError?: string; kept?: boolean };
 
 /** The teaching variants live with the loop (src/core); a record names the ones it ran with. */
 export { isReferenceLimits, REFERENCE_LIMITS, type ContextMode, type LoopLimits } from '../core/variants';

@@ -18,7 +18,8 @@ import {
 } from '../../scripts/records.mjs';
 import { copied } from './list';
 import type { RecordEvent, RunEvent } from './record';
-import { agentFigures, arrayChars } from './figures';
+import { arrayChars } from './figures';
+import { messageTokens } from './size';
 import { reduce, reduced } from './reduce';
 import { reduceAll, reduceRange } from './reduce-range';
 import { EMPTY_STATE, stateWithHistory, type RunState } from './state';
@@ -77,7 +78,8 @@ describe('the run as a record: reduce(view, event)', () => {
     expect(view.parent.calls).toBe(2);
     expect(sub.calls).toBe(6);
     // Counted usage, as the API reported it (the provider is a real one).
-    expect(view.parent.usage?.input_tokens).toBeGreaterThan(0);
+    expect(view.parent.ledger.input.uncached).toBeGreaterThan(0);
+    expect(view.parent.ledger.estimated).toBe(0);
     expect(view.log[0].text).toMatch(/^> task \(/);
     // The view rebuilt from the JSON record equals the one built as the run went.
     expect(view).toEqual(live);
@@ -161,6 +163,94 @@ describe('the run as a record: reduce(view, event)', () => {
     expect(view.parent.draft).toBeNull();
   });
 
+  it("reads how the parent's last reply ended into the status; a later prompt's normal end clears it", () => {
+    const turn = (index: number, stopReason: string, content: AssistantBlock[]): RunEvent[] => [
+      { type: 'message', agent: 'parent', index, message: { role: 'user', content: 'hi' } },
+      { type: 'model_start', agent: 'parent', call: index + 1 },
+      { type: 'model_end', agent: 'parent', call: index + 1, durationMs: 1, stopReason },
+      { type: 'message', agent: 'parent', index: index + 1, message: { role: 'assistant', content } },
+    ];
+    const cut: AssistantBlock[] = [
+      { type: 'text', text: 'Let me' },
+      { type: 'tool_use', id: 't1', name: 'bash', input: {} },
+    ];
+    const start: RunEvent[] = [
+      { type: 'run', prompt: 'hi', settings },
+      { type: 'status', status: { kind: 'running' } },
+    ];
+    const first = reduceAll([
+      ...start,
+      ...turn(0, 'max_tokens', cut),
+      { type: 'status', status: { kind: 'finished' } },
+    ]);
+    expect(first.status).toEqual({ kind: 'finished', ending: 'max_tokens', cutTool: true });
+    expect(first.parent.endings).toEqual({ 1: 'max_tokens' });
+    // Cut in its text, not in a tool call: the status says only max_tokens.
+    const text = reduceAll([
+      ...start,
+      ...turn(0, 'max_tokens', [{ type: 'text', text: 'Let me' }]),
+      { type: 'status', status: { kind: 'finished' } },
+    ]);
+    expect(text.status).toEqual({ kind: 'finished', ending: 'max_tokens' });
+    // The next prompt ends normally: its status is plain, the earlier reply stays marked.
+    const next = reduceAll([
+      ...start,
+      ...turn(0, 'refusal', [{ type: 'text', text: 'No' }]),
+      { type: 'status', status: { kind: 'finished' } },
+      ...start,
+      ...turn(2, 'end_turn', [{ type: 'text', text: 'Done' }]),
+      { type: 'status', status: { kind: 'finished' } },
+    ]);
+    expect(next.status).toEqual({ kind: 'finished' });
+    expect(next.parent.endings).toEqual({ 1: 'refusal' });
+    // A follow-up that rewrites the array from a dropped tail takes the old marks away with it.
+    const rewritten = reduceAll([
+      ...start,
+      ...turn(0, 'max_tokens', cut),
+      { type: 'status', status: { kind: 'finished' } },
+      ...start,
+      ...turn(0, 'end_turn', [{ type: 'text', text: 'Done' }]),
+      { type: 'status', status: { kind: 'finished' } },
+    ]);
+    expect(rewritten.parent.messages).toHaveLength(2);
+    expect(rewritten.parent.endings).toEqual({});
+    // A status that already says how the run ended is kept as it is.
+    const said = reduceAll([
+      ...start,
+      ...turn(0, 'end_turn', [{ type: 'text', text: 'Done' }]),
+      { type: 'status', status: { kind: 'finished', ending: 'pause_turn' } },
+    ]);
+    expect(said.status).toEqual({ kind: 'finished', ending: 'pause_turn' });
+  });
+
+  it('a subagent whose reply ended badly is marked in its column, not in the run status', () => {
+    const view = reduceAll([
+      { type: 'run', prompt: 'hi', settings },
+      { type: 'status', status: { kind: 'running' } },
+      {
+        type: 'spawn',
+        agent: 'subagent-1',
+        from: 'parent',
+        taskId: 't',
+        description: 'd',
+        messages: [{ role: 'user', content: 'go' }],
+      },
+      { type: 'model_start', agent: 'subagent-1', call: 1 },
+      { type: 'model_end', agent: 'subagent-1', call: 1, durationMs: 1, stopReason: 'refusal' },
+      {
+        type: 'message',
+        agent: 'subagent-1',
+        index: 1,
+        message: { role: 'assistant', content: [{ type: 'text', text: 'No' }] },
+      },
+      { type: 'agent_state', agent: 'subagent-1', state: 'discarded', summary: 'No' },
+      { type: 'status', status: { kind: 'finished' } },
+    ]);
+    expect(view.subagents[0].endings).toEqual({ 1: 'refusal' });
+    expect(view.parent.endings).toEqual({});
+    expect(view.status).toEqual({ kind: 'finished' });
+  });
+
   it('marks files with the agent that made them; a created file stays created', () => {
     let view = reduce(EMPTY_STATE, {
       type: 'files',
@@ -187,7 +277,8 @@ describe('the run as a record: reduce(view, event)', () => {
       onEvent: (e) => run.append(e),
     });
     expect(run.view.parent.calls).toBe(2);
-    expect(run.view.parent.usage).toBeNull();
+    expect(run.view.parent.ledger.input).toEqual({ uncached: 0, cacheRead: 0, cacheWrite: 0 });
+    expect(run.view.parent.ledger.estimated).toBe(run.view.parent.ledger.calls);
     expect(run.view.parent.messages).toHaveLength(4);
   });
 });
@@ -518,8 +609,8 @@ describe('what a step costs the screen', () => {
         const view = replay.at(step);
         for (const agent of [view.parent, ...view.subagents]) {
           expect(agent.chars, `step ${step} of ${agent.id}`).toBe(arrayChars(agent.messages));
-          // The figures read the size kept, not the messages.
-          expect(agentFigures({ ...agent, messages: [] }).chars).toBe(arrayChars(agent.messages));
+          // The tokens kept the same way: the estimate of the messages shown.
+          expect(agent.tokens).toBe(agent.messages.reduce((sum, m) => sum + messageTokens(m), 0));
         }
       }
     }

@@ -5,13 +5,14 @@
  * it did not change, so reducing a record is linear in its events. No DOM, no Svelte: tested in
  * Node.
  */
-import type { AgentId, AssistantBlock, Usage } from '../core/messages';
-import type { StreamEvent } from '../core/model';
+import type { AgentId, AssistantBlock } from '../core/messages';
+import { cutShort, unusualStop, type StreamEvent } from '../core/model';
+import { overheadTokens } from './context';
+import { callEnded, callStarted, contextReset, newAgentLedger, replyAppended } from './ledger';
 import { copied, List } from './list';
 import type { ColumnState, RunEvent, RunStatus } from './record';
-import { contextOf, contextReset, counted as countedCall, newMeter, overheadChars, replied } from './context';
-import { messageChars } from './size';
-import { agentState, sizesOf, type AgentState, type RunState } from './state';
+import { agentState, sizesOf, tokensOf, type AgentState, type RunState } from './state';
+import { messageChars, messageTokens } from './size';
 
 function isLive(state: ColumnState): boolean {
   return state === 'starting' || state === 'running' || state === 'idle';
@@ -64,14 +65,22 @@ function cutOff(agent: AgentState): AgentState {
   return { ...agent, draft: null, cutOff: keptDraft(agent.draft) ?? agent.cutOff };
 }
 
-function addUsage(sum: Usage | null, usage: Usage): Usage {
-  return {
-    input_tokens: (sum?.input_tokens ?? 0) + usage.input_tokens,
-    output_tokens: (sum?.output_tokens ?? 0) + usage.output_tokens,
-    cache_creation_input_tokens:
-      (sum?.cache_creation_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0),
-    cache_read_input_tokens: (sum?.cache_read_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0),
-  };
+/**
+ * An agent's marked replies once message `index` is put in its array: the array holds nothing
+ * after it any more (a follow-up prompt rewrites a dropped tail), and the message is marked if
+ * its reply ended badly. Marks are few: the object is copied only when one comes or goes.
+ */
+function endingsAt(
+  endings: Readonly<Record<number, string>>,
+  index: number,
+  ending: string | null,
+): Readonly<Record<number, string>> {
+  const kept = Object.keys(endings).filter((key) => Number(key) < index);
+  if (!ending && kept.length === Object.keys(endings).length) return endings;
+  const next: Record<number, string> = {};
+  for (const key of kept) next[Number(key)] = endings[Number(key)];
+  if (ending) next[index] = ending;
+  return next;
 }
 
 /**
@@ -121,7 +130,35 @@ export function streamInto(draft: AssistantBlock[] | null, event: StreamEvent): 
   return next;
 }
 
-function setStatus(state: RunState, status: RunStatus): RunState {
+/**
+ * A status as the screen says it: a run that finished on a reply the model did not end by itself
+ * says how that reply ended, and one that failed in the middle of a reply says whether the API
+ * broke it off with an error event and whether its text so far is kept (read off the parent).
+ */
+function explained(state: RunState, status: RunStatus): RunStatus {
+  const parent = state.parent;
+  if (status.kind === 'finished' && status.ending === undefined) {
+    const ending = unusualStop(parent.lastStop);
+    if (!ending) return status;
+    const last = parent.messages.at(parent.messages.length - 1);
+    const lastBlock = last?.role === 'assistant' ? last.content.at(-1) : undefined;
+    const cutTool = cutShort(ending) && lastBlock?.type === 'tool_use';
+    return { ...status, ending, ...(cutTool && { cutTool }) };
+  }
+  if (status.kind === 'failed' && status.streamError === undefined && status.kept === undefined) {
+    const kept = keptDraft(parent.draft) !== null;
+    if (!parent.streamError && !kept) return status;
+    return {
+      ...status,
+      ...(parent.streamError && { streamError: parent.streamError }),
+      ...(kept && { kept }),
+    };
+  }
+  return status;
+}
+
+function setStatus(state: RunState, given: RunStatus): RunState {
+  const status = explained(state, given);
   let next: RunState = { ...state, status };
   if (status.kind === 'running') {
     next = { ...next, parent: { ...next.parent, cutOff: null } };
@@ -155,8 +192,8 @@ function apply(state: RunState, event: RunEvent): RunState {
   switch (event.type) {
     case 'run': {
       // The parent's system prompt and tools follow the prompt's context mode.
-      const overhead = overheadChars(event.settings, 0);
-      const parent = { ...state.parent, meter: { ...state.parent.meter, overhead } };
+      const overhead = overheadTokens(event.settings, 0);
+      const parent = { ...state.parent, ledger: { ...state.parent.ledger, overhead } };
       return { ...state, settings: event.settings, retrying: null, parent };
     }
     case 'status':
@@ -173,7 +210,9 @@ function apply(state: RunState, event: RunEvent): RunState {
             description: event.description,
             messages: List.of(event.messages),
             sizes: sizesOf(event.messages),
-            meter: newMeter(overheadChars(state.settings, depthIn(state, event.from) + 1)),
+            tokens: tokensOf(event.messages),
+            ledger: newAgentLedger(overheadTokens(state.settings, depthIn(state, event.from) + 1)),
+            startAfter: state.callCount,
             state: 'starting',
           }),
         ],
@@ -186,6 +225,7 @@ function apply(state: RunState, event: RunEvent): RunState {
     case 'agent_state':
       return updateAgent(state, event.agent, (a) => ({
         ...(event.state === 'discarded' ? { ...a, draft: null } : cutOff(a)),
+        endAfter: state.callCount,
         state: event.state,
         summary: event.summary ?? a.summary,
       }));
@@ -199,27 +239,44 @@ function apply(state: RunState, event: RunEvent): RunState {
     case 'message':
       return updateAgent(state, event.agent, (a) => {
         const chars = (a.sizes.at(event.index - 1) ?? 0) + messageChars(event.message);
+        const size = messageTokens(event.message);
+        const tokens = (a.tokens.at(event.index - 1) ?? 0) + size;
+        const reply = event.message.role === 'assistant';
+        const ending = reply ? unusualStop(a.lastStop) : null;
         return {
           ...a,
           messages: a.messages.put(event.index, event.message),
           sizes: a.sizes.put(event.index, chars),
-          meter: event.message.role === 'assistant' ? replied(a.meter, chars) : a.meter,
-          draft: event.message.role === 'assistant' ? null : a.draft,
+          tokens: a.tokens.put(event.index, tokens),
+          ledger: reply ? replyAppended(a.ledger, tokens, size) : a.ledger,
+          draft: reply ? null : a.draft,
           cutOff: event.message.role === 'user' && event.index === 0 ? null : a.cutOff,
+          endings: endingsAt(a.endings, event.index, ending),
         };
       });
     case 'model_start': {
       const agent = agentOf(state, event.agent);
       if (!agent || ended(state, agent)) return state;
+      const ledger = callStarted(
+        agent.ledger,
+        { agent: agent.id, seq: state.callCount + 1, event: state.applied, t: eventTime(event) },
+        event.request,
+        agent.messages.length,
+        (count) => agent.tokens.at(count - 1) ?? 0,
+      );
       // A subagent works from its first call, whether or not its worker's `ready` was recorded
       // (a spare was ready before the task took it, so no `ready` follows its spawn).
-      return updateAgent(state, event.agent, (a) => ({
+      const next = updateAgent(state, event.agent, (a) => ({
         ...a,
         state: a.state === 'starting' ? 'running' : a.state,
         calls: a.calls + 1,
+        ledger,
         draft: [],
         cutOff: null,
+        lastStop: null,
+        streamError: null,
       }));
+      return { ...next, callCount: state.callCount + 1 };
     }
     case 'stream': {
       if (event.event.type === 'retrying') {
@@ -237,28 +294,37 @@ function apply(state: RunState, event: RunEvent): RunState {
       // The demo model's usage is its own estimate; only a real API's counts are shown as counted.
       const counted = state.settings?.provider === 'anthropic' ? event.usage : undefined;
       const next = state.retrying === null ? state : { ...state, retrying: null };
-      if (!counted) return next;
+      const end = { t: eventTime(event), stopReason: event.stopReason };
       return updateAgent(next, event.agent, (a) => ({
         ...a,
-        usage: addUsage(a.usage, counted),
-        lastInputTokens: contextOf(counted),
-        meter: countedCall(a.meter, counted),
+        lastStop: event.stopReason,
+        ledger: callEnded(a.ledger, end, counted),
       }));
     }
     case 'context_reset':
-      // A compaction or a model switch: the count before it is no baseline (./context.ts).
-      return updateAgent(state, event.agent, (a) => ({ ...a, meter: contextReset(a.meter) }));
+      // A compaction or a model switch: the counts before it are no baseline (./ledger.ts).
+      return updateAgent(state, event.agent, (a) => ({ ...a, ledger: contextReset(a.ledger) }));
     case 'limit_reached':
       return updateAgent(state, event.agent, (a) => ({ ...a, limitReached: true }));
     case 'log':
       return { ...state, log: state.log.push({ agent: event.agent, text: event.line }) };
-    case 'error':
-      return { ...state, log: state.log.push({ agent: event.agent, text: `Error: ${event.error}` }) };
+    case 'error': {
+      const next = { ...state, log: state.log.push({ agent: event.agent, text: `Error: ${event.error}` }) };
+      const streamError = event.streamError;
+      if (!streamError) return next;
+      return updateAgent(next, event.agent, (a) => ({ ...a, streamError }));
+    }
     default:
       // tool_start, tool_end, task_start and task_end change nothing on the arrays'
       // screen: the charts and the timeline read them from the record.
       return state;
   }
+}
+
+/** An event's time on the record's clock (events reduced outside a record have none). */
+function eventTime(event: RunEvent): number {
+  const t = (event as { t?: unknown }).t;
+  return typeof t === 'number' ? t : 0;
 }
 
 /**

@@ -8,12 +8,13 @@
  * lines or 150,000, and a state kept every few steps (the step-through's checkpoints) costs almost
  * nothing. The screen reads views of it (./view.ts).
  */
-import type { AgentId, AssistantBlock, Message, Usage } from '../core/messages';
+import type { AgentId, AssistantBlock, Message } from '../core/messages';
 import type { FileChange } from '../sandbox/sandbox';
-import { newMeter, overheadChars, type Meter } from './context';
+import { overheadTokens } from './context';
+import { newAgentLedger, type AgentLedger } from './ledger';
 import { List } from './list';
 import type { ColumnState, RunSettings, RunStatus } from './record';
-import { messageChars } from './size';
+import { messageChars, messageTokens } from './size';
 
 /** One message array as reduced: the parent's, or one subagent's. */
 export interface AgentState {
@@ -26,19 +27,29 @@ export interface AgentState {
   readonly messages: List<Message>;
   /** sizes.at(i): the characters of messages 0 to i, so that the array's size is one read away. */
   readonly sizes: List<number>;
+  /** tokens.at(i): the estimated tokens of messages 0 to i (./tokens.ts), kept the same way. */
+  readonly tokens: List<number>;
   /** The response being streamed, until it is appended. */
   readonly draft: AssistantBlock[] | null;
   /** Text streamed before the call failed or was stopped: kept on screen, never sent back. */
   readonly cutOff: AssistantBlock[] | null;
+  /** For a subagent: how many calls of the run had started when it was spawned, and when it ended. */
+  readonly startAfter: number;
+  readonly endAfter: number | null;
+  /** The stop_reason of its latest reply (null before the first, or when the API sent none). */
+  readonly lastStop: string | null;
+  /**
+   * Its replies that the model did not end by itself, by message index: their stop_reason
+   * (refusal, max_tokens, ...). The screen marks them, and any tool_use in them as never run.
+   */
+  readonly endings: Readonly<Record<number, string>>;
+  /** The error type the API sent in the middle of its latest reply, if it broke off that way. */
+  readonly streamError: string | null;
   /** The final text that went back to the caller (subagents only). */
   readonly summary: string | null;
   readonly calls: number;
-  /** Usage the API reported, summed over calls; null while only estimates exist. */
-  readonly usage: Usage | null;
-  /** Input tokens of the latest counted call: the size of the context the model last saw. */
-  readonly lastInputTokens: number | null;
-  /** What its context is measured from with `chars` (./context.ts: the one measure on screen). */
-  readonly meter: Meter;
+  /** Its side of the call ledger (./ledger.ts): what every figure of it on screen reads. */
+  readonly ledger: AgentLedger;
   readonly limitReached: boolean;
 }
 
@@ -55,6 +66,8 @@ export interface RunState {
   readonly parent: AgentState;
   /** In spawn order. */
   readonly subagents: readonly AgentState[];
+  /** How many model calls all agents started: the next call's number in the run (./ledger.ts). */
+  readonly callCount: number;
   readonly log: List<LogLine>;
   /** The agents' file changes since the sandbox was last (re)made, in order. */
   readonly marks: List<FileChange>;
@@ -72,6 +85,15 @@ export function sizesOf(messages: readonly Message[]): List<number> {
   return List.of(sums);
 }
 
+/** The running sums of the messages' estimated tokens (see AgentState's `tokens`). */
+export function tokensOf(messages: readonly Message[]): List<number> {
+  const sums: number[] = new Array(messages.length);
+  let sum = 0;
+  for (let i = 0; i < messages.length; i++) sums[i] = sum += messageTokens(messages[i]);
+  return List.of(sums);
+}
+const NO_ENDINGS: Readonly<Record<number, string>> = Object.freeze({});
+
 /** An agent as it starts: idle, with no messages, unless `init` says otherwise. */
 export function agentState(id: AgentId, init: Partial<AgentState> = {}): AgentState {
   return {
@@ -82,13 +104,17 @@ export function agentState(id: AgentId, init: Partial<AgentState> = {}): AgentSt
     state: 'idle',
     messages: List.of<Message>(),
     sizes: List.of<number>(),
+    tokens: List.of<number>(),
     draft: null,
     cutOff: null,
+    startAfter: 0,
+    endAfter: null,
+    lastStop: null,
+    endings: NO_ENDINGS,
+    streamError: null,
     summary: null,
     calls: 0,
-    usage: null,
-    lastInputTokens: null,
-    meter: newMeter(overheadChars(null, 0)),
+    ledger: newAgentLedger(overheadTokens(null, 0)),
     limitReached: false,
     ...init,
   };
@@ -99,6 +125,7 @@ export const EMPTY_STATE: RunState = {
   status: { kind: 'idle' },
   parent: agentState('parent'),
   subagents: [],
+  callCount: 0,
   log: List.of(),
   marks: List.of(),
   retrying: null,
@@ -109,6 +136,10 @@ export const EMPTY_STATE: RunState = {
 export function stateWithHistory(messages: readonly Message[]): RunState {
   return {
     ...EMPTY_STATE,
-    parent: agentState('parent', { messages: List.of(messages), sizes: sizesOf(messages) }),
+    parent: agentState('parent', {
+      messages: List.of(messages),
+      sizes: sizesOf(messages),
+      tokens: tokensOf(messages),
+    }),
   };
 }

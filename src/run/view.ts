@@ -5,14 +5,19 @@
  */
 import type { AgentId, Message } from '../core/messages';
 import type { FileChange } from '../sandbox/sandbox';
+import { contextNow, type Context } from './ledger';
 import { copied, type List } from './list';
 import { EMPTY_STATE, type AgentState, type LogLine, type RunState } from './state';
 
 /** One message array on screen: the parent's, or one subagent's. */
-export interface AgentView extends Omit<AgentState, 'messages' | 'sizes'> {
+export interface AgentView extends Omit<AgentState, 'messages' | 'sizes' | 'tokens'> {
   readonly messages: Message[];
   /** The size of `messages` as it would be sent (their JSON text), kept as they are added. */
   readonly chars: number;
+  /** The same in tokens, estimated (./tokens.ts). */
+  readonly tokens: number;
+  /** Its context now, the one measure every figure of it on screen shows (./ledger.ts). */
+  readonly context: Context;
 }
 
 export interface FileMark {
@@ -41,8 +46,15 @@ function agentViewOf(
   if (before && before.state === agent) return before.view;
   const messages =
     before && before.state.messages.same(agent.messages) ? before.view.messages : agent.messages.toArray();
-  const { sizes, ...rest } = agent;
-  return { ...rest, messages, chars: sizes.at(sizes.length - 1) ?? 0 };
+  const { sizes, tokens: sums, ...rest } = agent;
+  const tokens = sums.at(sums.length - 1) ?? 0;
+  return {
+    ...rest,
+    messages,
+    chars: sizes.at(sizes.length - 1) ?? 0,
+    tokens,
+    context: contextNow(agent.ledger, tokens),
+  };
 }
 
 function marksOf(changes: List<FileChange>): Record<string, FileMark> {
@@ -87,6 +99,7 @@ export function viewOf(state: RunState, before?: Made): RunView {
     log: old?.log.same(state.log) ? before!.view.log : state.log.toArray(),
     marks: old?.marks.same(state.marks) ? before!.view.marks : marksOf(state.marks),
     retrying: state.retrying,
+    callCount: state.callCount,
     applied: state.applied,
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { agentLine, alignedData, plotOptions } from './chart-plot';
 
-const call = (n: number, agent: string, context: number) => ({ n, agent, context });
+const call = (seq: number, agent: string, sent: number) => ({ seq, agent, sent });
 
 describe('the chart plot', () => {
   it('puts one x per call, each agent its own series with nulls between its calls', () => {

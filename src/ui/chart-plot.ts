@@ -4,11 +4,11 @@
  * gives the labels, colours and hooks, and keeps the plot.
  */
 import type uPlot from 'uplot';
-import type { CallPoint } from '../run/measures';
+import type { CallEntry } from '../run/ledger';
 import { roundTicks } from './axes';
 
-/** A model call as the chart plots it: its number in the run, its agent and its context. */
-export type PlottedCall = Pick<CallPoint, 'n' | 'agent' | 'context'>;
+/** A model call as the chart plots it: its number in the run, its agent and what it sent. */
+export type PlottedCall = Pick<CallEntry, 'seq' | 'agent' | 'sent'>;
 
 /** A compared run's parent line: its calls, and how it is drawn. */
 export interface PlottedRun {
@@ -19,7 +19,8 @@ export interface PlottedRun {
 }
 
 /**
- * One x per call; each series holds its calls' contexts and nulls elsewhere. The compared runs
+ * One x per call, in the order calls started; each series holds what its calls sent (the call
+ * ledger's figure, ../run/ledger.ts) and nulls elsewhere. The compared runs
  * come first, so that they are drawn under the shown run's lines.
  */
 export function alignedData(
@@ -27,12 +28,12 @@ export function alignedData(
   compared: readonly PlottedRun[],
   agents: readonly string[],
 ): uPlot.AlignedData {
-  const n = Math.max(calls.length, ...compared.map((run) => run.calls.length));
+  const n = Math.max(calls.at(-1)?.seq ?? 0, ...compared.map((run) => run.calls.at(-1)?.seq ?? 0));
   const xs = Array.from({ length: n }, (_, i) => i + 1);
   const column = () => xs.map((): number | null => null);
   const runs = compared.map((run) => {
     const ys = column();
-    for (const c of run.calls) ys[c.n - 1] = c.context;
+    for (const c of run.calls) ys[c.seq - 1] = c.sent;
     return ys;
   });
   // One pass over the calls, whatever the number of agents (a fan-out has hundreds): drawn each frame of a run.
@@ -40,7 +41,7 @@ export function alignedData(
   const lineOf = new Map(agents.map((agent, i) => [agent, lines[i]]));
   for (const c of calls) {
     const ys = lineOf.get(c.agent);
-    if (ys) ys[c.n - 1] = c.context;
+    if (ys) ys[c.seq - 1] = c.sent;
   }
   return [xs, ...runs, ...lines];
 }

@@ -83,8 +83,8 @@ describe('the locales', () => {
       for (const language of ['en', 'zh', 'ja'] as const) {
         locale.current = language;
         for (let count = 1000; count < 1100; count++)
-          expect(t('column.tokensApi', { count })).toContain(new Original('en').format(count));
-        expect(t('column.tokensApi', { count: 1_234_567 })).toContain('1,234,567');
+          expect(t('column.contextApi', { count })).toContain(new Original('en').format(count));
+        expect(t('column.contextApi', { count: 1_234_567 })).toContain('1,234,567');
       }
     } finally {
       Intl.NumberFormat = Original;
@@ -115,8 +115,8 @@ describe('strings filled in without i18next', () => {
     expect(t('column.messages', { count: 3 })).toBe('3 messages');
     expect(resolvedByI18next.count).toBe(before + 1);
     // Numbers written in the language's way, as i18next's formatter writes them.
-    expect(t('column.totalsEstimate', { input: 1_234_567, output: 89 })).toBe(
-      'in ~1,234,567 · out ~89 tokens (estimated)',
+    expect(t('column.inputParts', { uncached: 1_234_567, cacheRead: 89, cacheWrite: 0 })).toBe(
+      '(API: 1,234,567 uncached · 89 cache read · 0 cache written)',
     );
     expect(resolvedByI18next.count).toBe(before + 1);
   });

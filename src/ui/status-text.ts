@@ -23,13 +23,33 @@ export function statusText(
       return live.retrying ? t('status.retrying', { base, detail: live.retrying }) : base;
     }
     case 'finished':
-      return t('status.finished');
+      return finishedText(status);
     case 'stopped': {
       if (!status.reason) return t('status.stopped');
       const reason = status.reason === INTERRUPTED.reason ? t('status.interrupted') : status.reason;
       return t('status.stoppedBecause', { reason });
     }
-    case 'failed':
-      return t('status.failed', { reason: status.reason });
+    case 'failed': {
+      const failed = status.streamError
+        ? t('status.failedInStream', { type: status.streamError, reason: status.reason })
+        : t('status.failed', { reason: status.reason });
+      return status.kept ? `${failed} ${t('status.keptCutOff')}` : failed;
+    }
+  }
+}
+
+/** `Finished`, and how the last reply ended when the model did not end it by itself. */
+function finishedText(status: Extract<RunStatus, { kind: 'finished' }>): string {
+  switch (status.ending) {
+    case undefined:
+      return t('status.finished');
+    case 'refusal':
+      return t('status.finishedRefusal');
+    case 'max_tokens':
+      return t(status.cutTool ? 'status.finishedMaxTokensTool' : 'status.finishedMaxTokens');
+    case 'model_context_window_exceeded':
+      return t(status.cutTool ? 'status.finishedContextWindowTool' : 'status.finishedContextWindow');
+    default:
+      return t('status.finishedStopReason', { reason: status.ending });
   }
 }

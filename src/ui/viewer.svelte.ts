@@ -2,10 +2,9 @@
  * What the screen shows of a run: the live view, or any step of the live record or of a record
  * opened from History, a file or the example (read-only); stepping, playback, import and export.
  */
-import type { AgentId } from '../core/messages';
 import { MAX_RECORD_BYTES, parseRecord } from '../run/check';
 import { isSessionFile, MAX_SESSION_BYTES, SessionError, type SessionProblem } from '../run/claude-code';
-import { agentTotals, modelCalls } from '../run/measures';
+import { ledgerOf, type RunLedger } from '../run/measures';
 import type { RecordEvent, RecordOrigin, RunRecord, RunStatus } from '../run/record';
 import type { RunView } from '../run/view';
 import { Replay } from '../run/replay';
@@ -53,11 +52,11 @@ export class Viewer {
     if (step === null || !replay) return this.#recorder.live;
     return replay.at(step);
   });
-  /** Every model call of the shown record with its context (the chart, the per-agent totals). */
-  calls = $derived.by(() => {
-    void this.#recorder.measured; // a live record grows in place
-    const record = this.record;
-    return record ? modelCalls(record) : { calls: [], tasks: [] };
+  /** The shown record's call ledger at its end: every model call of every agent (the chart). */
+  calls = $derived.by((): RunLedger => {
+    const opened = this.opened;
+    if (opened) return ledgerOf(opened.replay.at(opened.replay.steps));
+    return ledgerOf(this.#recorder.live);
   });
   /** The shown record is the live one and it is at its end. */
   atLive = $derived(this.opened === null && this.step === null);
@@ -84,11 +83,6 @@ export class Viewer {
 
   get origin(): RecordOrigin {
     return this.opened?.origin ?? { kind: 'live' };
-  }
-
-  /** Calls, input, output and cache tokens of one agent up to the shown step. */
-  agentTotals(agent: AgentId) {
-    return agentTotals(this.calls.calls, this.shown, agent);
   }
 
   /** Shows the run as it was after `step` steps (clamped); the end of a live run follows it. */

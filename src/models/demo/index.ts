@@ -68,7 +68,7 @@ function randomId(prefix: string): string {
   return id;
 }
 
-/** Rough token count: about four characters a token. */
+/** The demo's own usage, as a response carries one: never shown (the screen estimates, src/run/tokens.ts). */
 function tokens(text: string): number {
   return Math.max(1, Math.ceil(text.length / 4));
 }

@@ -15,8 +15,11 @@ export interface SessionInput {
 }
 
 export type SessionAnswer =
-  /** `chars[i]`: the size of event i's message (src/run/size.ts), measured here; -1 for other events. */
-  | { ok: true; opened: OpenedSession; chars: number[] }
+  /**
+   * `chars[i]` and `tokens[i]`: the size of event i's message (src/run/size.ts), measured here;
+   * -1 for other events.
+   */
+  | { ok: true; opened: OpenedSession; chars: number[]; tokens: number[] }
   | { ok: false; code: 'noSession' | 'empty'; params: Record<string, string | number> };
 
 export interface SessionWorkerApi {

@@ -6,7 +6,7 @@
 import * as Comlink from 'comlink';
 import { checkRecord } from '../../run/check';
 import { sessionRecord, SessionError, type SessionFile } from '../../run/claude-code';
-import { messageChars } from '../../run/size';
+import { messageChars, messageTokens } from '../../run/size';
 import type { SessionAnswer, SessionInput, SessionWorkerApi } from './protocol';
 
 const api: SessionWorkerApi = {
@@ -38,7 +38,10 @@ const api: SessionWorkerApi = {
       const chars = record.events.map((event) =>
         event.type === 'message' ? messageChars(event.message) : -1,
       );
-      return { ok: true, opened: { ...opened, record }, chars };
+      const tokens = record.events.map((event) =>
+        event.type === 'message' ? messageTokens(event.message) : -1,
+      );
+      return { ok: true, opened: { ...opened, record }, chars, tokens };
     } catch (error) {
       if (error instanceof SessionError) return { ok: false, code: error.code, params: error.params };
       throw error;
