@@ -7,7 +7,7 @@ import { parentLoop, runSubagent, type LoopEvent, type RunTask } from '../src/co
 import type { Usage } from '../src/core/messages';
 import type { ModelCallOptions, ModelClient, ModelRequest, ModelResponse } from '../src/core/model';
 import { baseToolHandlers } from '../src/core/tools';
-import { REFERENCE_LIMITS, type ContextMode } from '../src/core/variants';
+import { forkMessages, REFERENCE_LIMITS, type ContextMode } from '../src/core/variants';
 import { DemoModel } from '../src/models/demo';
 import { LiveRun } from '../src/run/live';
 import type { RunRecord, RunSettings } from '../src/run/record';
@@ -60,7 +60,10 @@ export async function demoRecord(prompt: string, options: DemoRunOptions = {}): 
         from,
         taskId: task.id,
         description: task.description,
-        messages: [{ role: 'user', content: task.prompt }],
+        // As the page records it: a fork child starts from its caller's history (src/page/conversation.ts).
+        messages: task.forkFrom
+          ? forkMessages(task.forkFrom, task.prompt)
+          : [{ role: 'user', content: task.prompt }],
       });
       run.append({ type: 'worker', worker: agent, phase: 'ready' });
       const summary = await runSubagent(task.prompt, {
