@@ -7,15 +7,22 @@
  *   <session>/subagents/agent-<id>.meta.json its type, description, and the call that started it
  *   (older sessions: the sidechain records sit in the parent file, one chain per subagent)
  *
- * Each agent's records become its messages array: an assistant reply written a block a line is
- * one message and one model call (its `message.id`), with the usage the API reported; consecutive
- * user records are one message (parallel tool results). A call starts at the agent's record before
- * it and ends at its reply's, so the workers timeline follows the session's own clock. A subagent
- * is linked to the `Agent`/`Task` call that started it by the meta file's `toolUseId`, the
- * result's `agentId`, or its prompt; a call whose transcript is not among the files becomes a
- * column that says so. Records of other kinds (summaries, snapshots, system notes) go to the log;
- * blocks of unknown kinds (images, documents) stay in the array, shown folded; nothing is run and
- * nothing is fetched. Pure: the worker of src/workers/session/ runs it off the page's thread.
+ * Each agent's records become its messages array, counted as the API counted them: the lines of
+ * one `message.id` are one message and one model call wherever they are in the file (Claude Code
+ * writes a reply a block a line, with tool results and progress records between), with the usage
+ * of its last line; each tool result joins the user message that answers its call, matched by
+ * `tool_use_id`. A call starts at the agent's record before it and ends at its reply's last line,
+ * so the workers timeline follows the session's own clock. A compaction (`compact_boundary`) and
+ * a switch of model are `context_reset` events: the agent's own doing, never a faulty count.
+ *
+ * A subagent is linked to the `Agent`/`Task` call that started it by the meta file's `toolUseId`,
+ * the result's `toolUseResult.agentId`, a progress record naming it, a top-level `agentId` on the
+ * result record, or its prompt; one launched in the background ends with its transcript; a call the
+ * tool refused is a failed column with its error; a call whose transcript is not among the files
+ * becomes a column that says so; an agent's warm-up and the call that wrote a compaction's summary
+ * are told in the log. Records of other kinds (snapshots, system notes) go to the log, progress
+ * records nowhere; images and documents stay in the array with their data left out; nothing is
+ * run and nothing is fetched. Pure: the worker of src/workers/session/ runs it off the page's thread.
  *
  * Reading the files is `claude-code/transcript.ts`, a transcript's records as messages and calls
  * `claude-code/items.ts`; here the agents are linked and their events made.
