@@ -5,7 +5,7 @@
  * (docs/relay.md).
  */
 import { RELAY_PATH } from '../src/models/relay.ts';
-import { ALLOWED_HOSTS_ENV, serverlessRelay } from '../relay/handler.ts';
+import { ALLOWED_HOSTS_ENV, HOST_MAX_BODY_BYTES, serverlessRelay } from '../relay/handler.ts';
 
 let relay: ReturnType<typeof serverlessRelay> | undefined;
 
@@ -18,7 +18,9 @@ export function relayPath(url: URL): string {
 export default {
   /** Vercel's Web-standard signature: a Request in, a Response out. */
   fetch(request: Request): Promise<Response> {
-    relay ??= serverlessRelay(process.env[ALLOWED_HOSTS_ENV]);
+    relay ??= serverlessRelay(process.env[ALLOWED_HOSTS_ENV], {
+      maxBodyBytes: HOST_MAX_BODY_BYTES.vercel,
+    });
     return relay(request, relayPath(new URL(request.url)));
   },
 };

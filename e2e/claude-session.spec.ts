@@ -8,7 +8,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { claudeSession, SESSION_ID } from '../scripts/claude-sessions.mjs';
+import {
+  claudeSession,
+  INTERLEAVED_ID,
+  interleavedSession,
+  SESSION_ID,
+} from '../scripts/claude-sessions.mjs';
 import { expect, open, parentList, subagentRegion, test, type Watch } from './fixtures';
 
 const files = claudeSession();
@@ -159,4 +164,94 @@ test('a session dropped as a folder: its directory entries are walked', async ({
   expect(dropped).toBe(1);
   await expectSession(page, watch);
   expect(asked).toEqual([]);
+});
+
+/** Picks a session's files in the file chooser of `Import run`. */
+async function pick(page: Page, session: Record<string, string>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 's04-session-'));
+  const paths = Object.entries(session).map(([path, text]) => {
+    const file = join(dir, path.slice(path.lastIndexOf('/') + 1));
+    writeFileSync(file, text);
+    return file;
+  });
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Import run' }).click();
+  await (await chooser).setFiles(paths);
+}
+
+test('a 2.1 session with interleaved lines, parallel results and a compaction shows what its files count', async ({
+  page,
+}) => {
+  await open(page);
+  await page.getByRole('textbox', { name: 'Prompt' }).fill('a prompt of the page before');
+  await pick(page, interleavedSession());
+  await expect(page.getByRole('note')).toContainText(
+    `Viewing the Claude Code session ${INTERLEAVED_ID}.jsonl, read-only.`,
+  );
+  await expect(page.getByRole('note')).toContainText(
+    'Its parent ran with claude-sonnet-4-5-20250929, claude-opus-4-1-20250805.',
+  );
+  // One model call per message.id: the parent's four, its subagent's three.
+  const parent = page.getByRole('region', { name: 'Parent messages' });
+  await expect(parent.getByRole('button', { name: /^Model call \d+$/ })).toHaveCount(4);
+  await expect(subagentRegion(page, 1).getByRole('button', { name: /^Model call \d+$/ })).toHaveCount(3);
+  // The usage as the files hold it: each reply's last line, counted once.
+  await expect(parent).toContainText(
+    '4 calls sent 29,414 tokens in all and received 480 (API: 14 uncached · 17,500 cache read · 11,900 cache written)',
+  );
+  await expect(subagentRegion(page, 1)).toContainText(
+    '3 calls sent 10,412 tokens in all and received 250 (API: 12 uncached · 6,400 cache read · 4,000 cache written)',
+  );
+  // After the compaction the parent's context is its last call's count, not an estimate.
+  await expect(parent).toContainText('2,165 tokens in context (API)');
+  // No tool left open: the parallel results are one message, the subagent returned.
+  const sub = subagentRegion(page, 1);
+  await expect(sub).toContainText('discarded');
+  await expect(sub.getByRole('listitem')).toHaveCount(6);
+  await expect(sub.getByRole('listitem').nth(2).locator('[data-block="tool_result"]')).toHaveCount(2);
+  await expect(page.locator('[data-type="unmatched_tool_result"]')).toHaveCount(0);
+  // The Task the tool refused is failed, with its error.
+  await expect(subagentRegion(page, 2)).toContainText('failed');
+  await expect(page.getByRole('alert')).toContainText(
+    'subagent-2 (Check the fixtures) never started: the tool refused its call',
+  );
+  // The compaction and the model switch on the chart, said; never blamed on the provider.
+  const chart = page.getByRole('region', { name: 'Context per model call' });
+  await expect(chart).toContainText(
+    'Before call 7, Parent’s array was compacted (by /compact, from 9,923 tokens): a drop of its own, not the provider’s.',
+  );
+  await expect(chart).toContainText('From call 7, Parent calls claude-opus-4-1-20250805');
+  await expect(chart).toContainText('as the API counted them');
+  await expect(page.getByRole('note')).not.toContainText('reported input tokens without the cached part');
+  // The parent's array starts again from the compaction's summary.
+  await expect(parentList(page).first().locator('[data-block="compaction_summary"]')).toContainText(
+    'Summary of the compacted conversation',
+  );
+  // And on the parent's row of the workers timeline.
+  const timeline = page.getByRole('region', { name: 'Workers timeline' });
+  await expect(timeline.getByRole('button', { name: 'Parent: array compacted' })).toHaveCount(1);
+  // The session, not the page before it: its files, its log, its models, an empty prompt box.
+  const files = page.getByRole('region', { name: 'Files' });
+  await expect(files).toContainText('/home/learner/tests-tour/notes.md');
+  await expect(files).toContainText('written by Parent');
+  await files.getByText('/home/learner/tests-tour/notes.md').click();
+  await expect(files).toContainText('- tests/test_a.py');
+  const log = page.getByRole('region', { name: 'Log' });
+  await expect(log).toContainText('> task (Run the tests): Run the test suite and report which tests fail.');
+  await expect(log).toContainText('One test fails: test_b (division by zero).');
+  await expect(page.getByRole('banner')).toContainText(
+    'claude-sonnet-4-5-20250929, claude-opus-4-1-20250805, claude-haiku-4-5-20251001',
+  );
+  await expect(page.getByRole('textbox', { name: 'Prompt' })).toHaveValue('');
+  await sub.getByRole('button', { name: 'Model call 2', exact: true }).click();
+  await expect(page.getByRole('dialog', { name: 'Model call' })).toContainText(
+    'model: claude-haiku-4-5-20251001',
+  );
+  await page.getByRole('dialog', { name: 'Model call' }).getByRole('button', { name: 'Close' }).click();
+  // The prompt's image is shown by its label, in what the first call sent.
+  await parent.getByRole('button', { name: 'Model call 1', exact: true }).click();
+  const sent = page.getByRole('dialog', { name: 'Model call' }).getByRole('list', { name: 'Messages sent' });
+  const prompt = sent.getByRole('listitem').first();
+  await prompt.getByText('#0').click();
+  await expect(prompt.locator('[data-block="image"]')).toContainText('Image (image/png), not kept');
 });

@@ -105,8 +105,11 @@ function seconds(ms: number): string {
 }
 
 function megabytes(bytes: number): string {
-  const mb = bytes / 1024 / 1024;
-  return mb >= 1 ? `${Math.round(mb * 100) / 100} MB` : `${Math.round(bytes / 1024)} KB`;
+  // The relay's own limits are binary (10 MB = 10 x 1024 x 1024 bytes); the hosts document theirs
+  // in decimal units (Netlify's 6 MB, Vercel's 4.5 MB): each is said in its own.
+  const unit = bytes % 1024 === 0 ? 1024 : 1000;
+  const mb = bytes / unit / unit;
+  return mb >= 1 ? `${Math.round(mb * 100) / 100} MB` : `${Math.round(bytes / unit)} KB`;
 }
 
 /** The headers of the relay's own errors: final (the SDK does not retry them). */
@@ -137,9 +140,9 @@ export function checkOrigin(
 }
 
 /** The health check's answer (GET or HEAD only): what the Settings dialog probes. */
-export function healthText(method: string | undefined): string {
+export function healthText(method: string | undefined, maxBodyBytes = RELAY_MAX_BODY_BYTES): string {
   if (method !== 'GET' && method !== 'HEAD') throw new Refusal(405, 'Use GET for the health check.');
-  return JSON.stringify({ relay: 's04', maxBodyBytes: RELAY_MAX_BODY_BYTES });
+  return JSON.stringify({ relay: 's04', maxBodyBytes });
 }
 
 /** The path the relay forwards to (`/v1/messages` or count_tokens) for a POST to `pathname`. */
@@ -160,9 +163,21 @@ export function relayTarget(target: string | null | undefined, path: string): UR
   return upstreamURL(target, path);
 }
 
-/** The refusal of a request body over RELAY_MAX_BODY_BYTES. */
-export function bodyTooLarge(): Refusal {
-  return new Refusal(413, `The relay takes request bodies up to ${megabytes(RELAY_MAX_BODY_BYTES)}.`);
+/**
+ * The request bodies each serverless host's platform takes, the smallest its documentation gives
+ * (docs/relay.md): Netlify's functions 6 MB (buffered), Vercel's 4.5 MB. Above it the relay refuses
+ * in its own sentence, before the platform answers with a page of its own. Cloudflare's smallest
+ * (100 MB, on the Free and Pro plans) is above the relay's own limit, which holds there.
+ */
+export const HOST_MAX_BODY_BYTES = {
+  netlify: 6_000_000,
+  vercel: 4_500_000,
+  cloudflare: RELAY_MAX_BODY_BYTES,
+} as const;
+
+/** The refusal of a request body over `max` (RELAY_MAX_BODY_BYTES, or the host's limit). */
+export function bodyTooLarge(max = RELAY_MAX_BODY_BYTES): Refusal {
+  return new Refusal(413, `The relay takes request bodies up to ${megabytes(max)}.`);
 }
 
 /** The refusal of a request body not sent within `ms`. */

@@ -58,6 +58,8 @@ export interface RelayConfig {
   idleTimeoutMs?: number;
   maxResponseBytes?: number;
   bodyTimeoutMs?: number;
+  /** The largest request body taken (default RELAY_MAX_BODY_BYTES; a host's own may be smaller). */
+  maxBodyBytes?: number;
 }
 
 /** fetch as the serverless hosts' upstream: a redirect is passed back, never followed elsewhere. */
@@ -80,10 +82,10 @@ function timeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Refusal): 
   ]).finally(() => clearTimeout(timer));
 }
 
-/** The request body, up to RELAY_MAX_BODY_BYTES, sent within `ms`. */
-async function readBody(request: Request, ms: number): Promise<Uint8Array<ArrayBuffer>> {
-  const tooLarge = bodyTooLarge();
-  if (Number(request.headers.get('content-length')) > RELAY_MAX_BODY_BYTES) throw tooLarge;
+/** The request body, up to `max` bytes, sent within `ms`. */
+async function readBody(request: Request, ms: number, max: number): Promise<Uint8Array<ArrayBuffer>> {
+  const tooLarge = bodyTooLarge(max);
+  if (Number(request.headers.get('content-length')) > max) throw tooLarge;
   if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -94,7 +96,7 @@ async function readBody(request: Request, ms: number): Promise<Uint8Array<ArrayB
       if (done) return;
       size += value.byteLength;
       // Past the limit the rest is read and dropped, so the client gets the 413 instead of a reset.
-      if (size <= RELAY_MAX_BODY_BYTES) chunks.push(value);
+      if (size <= max) chunks.push(value);
     }
   })();
   // A client trickling its body would hold the connection (and a slot of the server) forever.
@@ -102,7 +104,7 @@ async function readBody(request: Request, ms: number): Promise<Uint8Array<ArrayB
     reader.cancel().catch(() => {});
     return bodyTooSlow(ms);
   });
-  if (size > RELAY_MAX_BODY_BYTES) throw tooLarge;
+  if (size > max) throw tooLarge;
   const body = new Uint8Array(size);
   let at = 0;
   for (const chunk of chunks) {
@@ -134,13 +136,14 @@ async function relay(request: Request, config: RelayConfig, pathname: string): P
   const idleMs = config.idleTimeoutMs ?? RELAY_IDLE_TIMEOUT_MS;
   const maxBytes = config.maxResponseBytes ?? RELAY_MAX_RESPONSE_BYTES;
   const bodyMs = config.bodyTimeoutMs ?? RELAY_BODY_TIMEOUT_MS;
+  const maxBody = config.maxBodyBytes ?? RELAY_MAX_BODY_BYTES;
   checkOrigin(
     request.headers.get('origin'),
     request.headers.get('sec-fetch-site'),
     new URL(request.url).origin,
   );
   if (pathname === RELAY_HEALTH_PATH) {
-    const text = healthText(request.method);
+    const text = healthText(request.method, maxBody);
     return new Response(request.method === 'HEAD' ? null : text, {
       headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
     });
@@ -149,7 +152,7 @@ async function relay(request: Request, config: RelayConfig, pathname: string): P
   const url = relayTarget(request.headers.get(RELAY_TARGET_HEADER), path);
   const refused = config.refuseTarget(url);
   // The body is read first, as for a target that fails later: the reply tells nothing apart.
-  const body = await readBody(request, bodyMs);
+  const body = await readBody(request, bodyMs, maxBody);
   if (refused) throw refused;
 
   const unreachable = () => new Refusal(502, config.unreachable);

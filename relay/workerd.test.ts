@@ -18,15 +18,30 @@ import { startMockApi, type MockApi } from '../scripts/mock-api.mjs';
 const ROOT = resolve(import.meta.dirname, '..');
 const WORKERD = join(ROOT, 'node_modules', '.bin', 'workerd');
 
-/** Why workerd cannot run here, or null: the package ships a native binary for some platforms only. */
-function workerdProblem(): string | null {
+/**
+ * The compatibility date the relay is run with: the one its deployments are made with, unless the
+ * installed workerd is older (a runtime refuses a date after its own release; `workerd --version`
+ * prints that date).
+ */
+const COMPATIBILITY_DATE = '2026-11-01';
+
+/**
+ * Why workerd cannot run here (null: it can; the package ships a native binary for some platforms
+ * only), and its release date as `workerd --version` prints it.
+ */
+function probeWorkerd(): { problem: string | null; date: string | null } {
   const probe = spawnSync(WORKERD, ['--version'], { encoding: 'utf8', timeout: 20_000 });
-  if (probe.error) return `workerd did not start: ${probe.error.message}`;
-  if (probe.status !== 0) return `workerd --version exited ${probe.status}: ${probe.stderr.trim()}`;
-  return null;
+  if (probe.error) return { problem: `workerd did not start: ${probe.error.message}`, date: null };
+  if (probe.status !== 0) {
+    return { problem: `workerd --version exited ${probe.status}: ${probe.stderr.trim()}`, date: null };
+  }
+  return { problem: null, date: /\d{4}-\d{2}-\d{2}/.exec(probe.stdout)?.[0] ?? null };
 }
 
-const problem = workerdProblem();
+const { problem, date: runtimeDate } = probeWorkerd();
+/** The date used: the relay's, or the installed runtime's own where that is older. */
+const compatibilityDate =
+  runtimeDate !== null && runtimeDate < COMPATIBILITY_DATE ? runtimeDate : COMPATIBILITY_DATE;
 if (problem) console.log(`Skipped: the Cloudflare relay under workerd: ${problem}`);
 
 function freePort(): Promise<number> {
@@ -82,7 +97,7 @@ describe.skipIf(problem !== null)('the Cloudflare Pages Function under workerd',
         `);\n` +
         `const relay :Workerd.Worker = (\n` +
         `  modules = [(name = "worker.js", esModule = embed "worker.js")],\n` +
-        `  compatibilityDate = "2026-11-01",\n` +
+        `  compatibilityDate = "${compatibilityDate}",\n` +
         `  bindings = [(name = "S04_RELAY_ALLOWED_HOSTS", text = "${mock.url}")],\n` +
         `);\n`,
     );

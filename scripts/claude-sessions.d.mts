@@ -11,3 +11,9 @@ export declare function claudeSession(options?: {
 export declare function sidechainSession(): SessionFiles;
 export declare function bigSession(megabytes?: number): SessionFiles;
 export declare const SESSION_ID: string;
+export declare function interleavedSession(): SessionFiles;
+export declare function olderSidechainSession(): SessionFiles;
+export declare function untypedSession(): SessionFiles;
+export declare const INTERLEAVED_ID: string;
+export declare const OLDER_ID: string;
+export declare function backgroundSession(): SessionFiles;

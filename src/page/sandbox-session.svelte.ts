@@ -6,7 +6,8 @@
  * WebContainer boots alongside; the learner never waits for it. Ready before the first run, the
  * sample project moves there; ready later, the switch is offered; failed, the header says why.
  * sandbox=local never tries WebContainer; sandbox=webcontainer uses only WebContainer, and its
- * failure is the boot's.
+ * failure is the boot's. While a run is looked at read-only (a link, a record, an opened session),
+ * WebContainer is neither tried nor booted: viewing a run contacts nothing.
  */
 import type { RuntimeProgress } from '../sandbox/runtimes';
 import type { FileChange, FileEntry, FileSlice } from '../sandbox/sandbox';
@@ -77,6 +78,8 @@ export class SandboxSession {
   /** The page's runs, as WebContainer's attempt waits for a quiet page (./quiet.ts). */
   readonly #runs: PageWork;
   #disposed = false;
+  /** A run is looked at read-only (see the constructor's `viewing`). */
+  readonly #viewing: () => boolean;
 
   constructor(
     url: UrlSettings,
@@ -85,12 +88,20 @@ export class SandboxSession {
       onAdopted: () => void;
       busy?: () => boolean;
       early?: (sample: UrlSettings['sample']) => LocalSandboxHost | undefined;
+      /**
+       * A run is looked at read-only (a link, a `record=`, an opened session or import): viewing it
+       * needs no sandbox, so WebContainer (StackBlitz's frame, its network) waits until it is closed.
+       */
+      viewing?: () => boolean;
     },
     ahead = true,
   ) {
     this.#url = url;
+    const busy = events.busy ?? (() => false);
+    const viewing = events.viewing ?? (() => false);
+    this.#viewing = viewing;
     this.#runs = {
-      running: events.busy ?? (() => false),
+      running: () => busy() || viewing(),
       endedAt: () => this.runsEndedAt,
     };
     this.#onChanges = events.onChanges;
@@ -120,6 +131,11 @@ export class SandboxSession {
     const { sandbox, sample, webContainerTimeoutMs: timeoutMs } = this.#url;
     if (sandbox === 'webcontainer') {
       this.label = SANDBOX_LABELS.webcontainer;
+      // A run looked at read-only contacts nothing: WebContainer boots once it is closed.
+      if (this.#viewing()) {
+        await quiet({ running: this.#viewing }, { pollMs: QUIET.pollMs }, () => this.#disposed);
+        if (this.#disposed) return;
+      }
       this.webContainer = { kind: 'starting' };
       try {
         const { WebContainerSandboxHost } = await import('./webcontainer-host');
@@ -151,7 +167,8 @@ export class SandboxSession {
    * the way holds the boot itself until it is over. The header says it is starting meanwhile.
    */
   #tryWebContainerWhenQuiet(timeoutMs: number | undefined): void {
-    this.webContainer = { kind: 'starting' };
+    // While a run is looked at read-only, nothing is starting: the header says so once it does.
+    if (!this.#viewing()) this.webContainer = { kind: 'starting' };
     const attempt = () => {
       if (this.#disposed) return;
       this.#tryWebContainer(timeoutMs).catch((error: unknown) => {

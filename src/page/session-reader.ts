@@ -17,6 +17,9 @@ const PROBLEMS = new Set<unknown>([
   'unlinked',
   'brokenLines',
   'severalSessions',
+  'failedSubagent',
+  'untyped',
+  'unreadable',
 ]);
 
 export { MAX_SESSION_BYTES } from '../run/claude-code';

@@ -90,6 +90,14 @@ const PageEventSchemas = [
   }),
   v.object({ type: v.literal('files'), changes: v.array(FileChangeSchema) }),
   v.object({ type: v.literal('sandbox'), label: text, workdir: text }),
+  v.object({
+    type: v.literal('context_reset'),
+    agent: AgentSchema,
+    reason: v.picklist(['compaction', 'model']),
+    model: v.optional(text),
+    trigger: v.optional(text),
+    tokensBefore: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  }),
 ] as const;
 
 // Each event's schema with its time (an intersect would merge every event's copy: far slower).

@@ -113,7 +113,8 @@ describe('a Claude Code session as a run record', () => {
   });
 
   it('keeps unknown records and blocks folded: in the log, or as blocks of their own kind', () => {
-    expect(view.log.map((l) => l.text)).toEqual([
+    // (The log's other lines are the reference's console lines: see the next test.)
+    expect(view.log.map((l) => l.text).filter((line) => line.startsWith('['))).toEqual([
       '[file-history-snapshot]',
       '[system informational]: A scheduled wake-up is set for later.',
       '[summary]: Reading the modules',
@@ -130,6 +131,28 @@ describe('a Claude Code session as a run record', () => {
     // The MCP tool is a tool call like any other, never run.
     const call = view.parent.messages[3];
     expect(call.role === 'assistant' && call.content[0]).toMatchObject({ name: 'mcp__shots__screenshot' });
+  });
+});
+
+describe("the reference's console lines", () => {
+  it('logs each task as it starts and every tool call’s output, as the reference prints them', () => {
+    const { record } = sessionRecord(asFiles(claudeSession({ withThird: true })));
+    const log = reduceAll(record.events).log.filter((l) => !l.text.startsWith('['));
+    const tasks = log.filter((l) => l.text.startsWith('> task'));
+    expect(tasks.map((l) => [l.agent, l.text])).toEqual([
+      ['subagent-1', '> task (Read module one): Read one.py and two.py; say what they do.'],
+      ['subagent-2', '> task (Read module two): Read three.py and four.py; say what they do.'],
+      ['subagent-3', '> task (Read module three): Read five.py and more-0.py; say what they do.'],
+    ]);
+    // One line per tool call: each subagent's two reads, the parent's three tasks and its MCP call.
+    const outputs = log.filter((l) => l.text.startsWith('  '));
+    expect(outputs).toHaveLength(3 * 2 + 3 + 1);
+    expect(outputs.filter((l) => l.agent === 'parent').map((l) => l.text)).toEqual([
+      '  Summary of one.py, two.py: each defines one function.\nagentId: a1b2c3 (for resuming)',
+      '  Summary of three.py, four.py: each defines one function.\nagentId: b4c5d6 (for resuming)',
+      '  Summary of five.py, more-0.py: each defines one function.\nagentId: c7d8e9 (for resuming)',
+      '  Screenshot taken.\n[image]\n[image]',
+    ]);
   });
 });
 

@@ -7,15 +7,22 @@
  *   <session>/subagents/agent-<id>.meta.json its type, description, and the call that started it
  *   (older sessions: the sidechain records sit in the parent file, one chain per subagent)
  *
- * Each agent's records become its messages array: an assistant reply written a block a line is
- * one message and one model call (its `message.id`), with the usage the API reported; consecutive
- * user records are one message (parallel tool results). A call starts at the agent's record before
- * it and ends at its reply's, so the workers timeline follows the session's own clock. A subagent
- * is linked to the `Agent`/`Task` call that started it by the meta file's `toolUseId`, the
- * result's `agentId`, or its prompt; a call whose transcript is not among the files becomes a
- * column that says so. Records of other kinds (summaries, snapshots, system notes) go to the log;
- * blocks of unknown kinds (images, documents) stay in the array, shown folded; nothing is run and
- * nothing is fetched. Pure: the worker of src/workers/session/ runs it off the page's thread.
+ * Each agent's records become its messages array, counted as the API counted them: the lines of
+ * one `message.id` are one message and one model call wherever they are in the file (Claude Code
+ * writes a reply a block a line, with tool results and progress records between), with the usage
+ * of its last line; each tool result joins the user message that answers its call, matched by
+ * `tool_use_id`. A call starts at the agent's record before it and ends at its reply's last line,
+ * so the workers timeline follows the session's own clock. A compaction (`compact_boundary`) and
+ * a switch of model are `context_reset` events: the agent's own doing, never a faulty count.
+ *
+ * A subagent is linked to the `Agent`/`Task` call that started it by the meta file's `toolUseId`,
+ * the result's `toolUseResult.agentId`, a progress record naming it, a top-level `agentId` on the
+ * result record, or its prompt; one launched in the background ends with its transcript; a call the
+ * tool refused is a failed column with its error; a call whose transcript is not among the files
+ * becomes a column that says so; an agent's warm-up and the call that wrote a compaction's summary
+ * are told in the log. Records of other kinds (snapshots, system notes) go to the log, progress
+ * records nowhere; images and documents stay in the array with their data left out; nothing is
+ * run and nothing is fetched. Pure: the worker of src/workers/session/ runs it off the page's thread.
  *
  * Reading the files is `claude-code/transcript.ts`, a transcript's records as messages and calls
  * `claude-code/items.ts`; here the agents are linked and their events made.
@@ -30,7 +37,15 @@ import {
   type RunEvent,
   type RunRecord,
 } from './record';
-import { firstPrompt, itemsOf, resultText, userMessage, type Item } from './claude-code/items';
+import { contextOf } from './ledger';
+import {
+  firstPrompt,
+  itemsOf,
+  resultText,
+  untypedRecords,
+  userMessage,
+  type Item,
+} from './claude-code/items';
 import {
   agentIdOf,
   baseName,
@@ -93,9 +108,37 @@ interface Link {
   end: number | null;
   summary: string | null;
   transcript: Transcript | null;
+  /** Started in the background: its result only said it was launched; it ends with its transcript. */
+  background?: boolean;
 }
 
-/** A transcript's events: its messages, model calls and tool calls, at the session's times. */
+/** A Task call's result as the parent got it: its text, and whether the tool refused it. */
+interface TaskResult {
+  /** The call only launched the subagent in the background (`async_launched`). */
+  launched?: boolean;
+  text: string;
+  error: boolean;
+}
+
+/** Whether a transcript is Claude Code's warm-up of an agent type: its first prompt is "Warmup". */
+function isWarmup(items: readonly Item[]): boolean {
+  const first = items.find((i) => i.kind === 'user');
+  if (first?.kind !== 'user') return false;
+  const texts = first.blocks
+    .filter((b): b is Json => isObject(b) && b.type === 'text')
+    .map((b) => str(b.text).trim());
+  return texts.at(-1)?.toLowerCase() === 'warmup';
+}
+
+/** A tool's refusal as the model read it, without Claude Code's `<tool_use_error>` wrapping. */
+function toolError(text: string): string {
+  return text.replace(/<\/?tool_use_error>/g, '').trim();
+}
+
+/**
+ * A transcript's events: its messages, model calls and tool calls, at the session's times. A
+ * compaction and a switch of model are `context_reset` events (never the provider's doing).
+ */
 function agentEvents(
   agent: AgentId,
   items: readonly Item[],
@@ -103,12 +146,15 @@ function agentEvents(
   order: number,
   out: Timed[],
   onAgentCall?: (id: string, t: number) => Timed[],
-  onAgentResult?: (id: string, t: number, text: string) => Timed[],
+  onAgentResult?: (id: string, t: number, result: TaskResult) => Timed[],
 ): void {
   const push = (t: number, event: RunEvent) => out.push({ t: place(t), order, event });
   let index = 0;
   let calls = 0;
+  let model = '';
+  /** The tools the latest reply asked for: the results that answer them are matched to them. */
   let asked = new Set<string>();
+  let replied = 0;
   const tools = new Map<string, { name: string; t: number }>();
   for (const item of items) {
     switch (item.kind) {
@@ -116,12 +162,23 @@ function agentEvents(
         push(item.t, { type: 'log', agent, line: item.text });
         break;
       case 'compact':
-        // A compaction: the array starts again from its summary.
+        // A compaction: the array starts again from its summary, and so does its count.
         index = 0;
         asked = new Set();
-        push(item.t, { type: 'log', agent, line: '[compaction: the array starts again from its summary]' });
+        push(item.t, {
+          type: 'context_reset',
+          agent,
+          reason: 'compaction',
+          ...(model ? { model } : {}),
+          ...(item.trigger ? { trigger: item.trigger } : {}),
+          ...(item.tokensBefore !== null ? { tokensBefore: Math.max(0, Math.round(item.tokensBefore)) } : {}),
+        });
         break;
       case 'call': {
+        if (item.model && model && item.model !== model) {
+          push(item.start, { type: 'context_reset', agent, reason: 'model', model: item.model });
+        }
+        if (item.model) model = item.model;
         const call = ++calls;
         push(item.start, { type: 'model_start', agent, call });
         push(item.t, {
@@ -131,6 +188,7 @@ function agentEvents(
           durationMs: Math.max(0, item.t - item.start),
           ...(item.usage ? { usage: item.usage } : {}),
           stopReason: item.stop,
+          ...(item.model ? { model: item.model } : {}),
         });
         push(item.t, {
           type: 'message',
@@ -138,6 +196,7 @@ function agentEvents(
           index: index++,
           message: { role: 'assistant', content: item.blocks },
         });
+        replied = item.t;
         asked = new Set();
         for (const block of item.blocks) {
           if (!isObject(block) || block.type !== 'tool_use') continue;
@@ -154,20 +213,29 @@ function agentEvents(
           const tool = tools.get(result.id);
           if (!tool || !asked.has(result.id)) continue;
           tools.delete(result.id);
+          // A result written before its reply's last line (tools run while the reply streams)
+          // ends once the reply did.
+          const t = Math.max(result.t, replied);
           if (AGENT_TOOLS.has(tool.name)) {
-            for (const timed of onAgentResult?.(result.id, result.t, result.text) ?? []) out.push(timed);
+            for (const timed of onAgentResult?.(result.id, t, result) ?? []) out.push(timed);
           }
-          push(result.t, {
+          push(t, {
             type: 'tool_end',
             agent,
             id: result.id,
             name: tool.name,
             output: result.text.slice(0, TOOL_END_PREVIEW),
-            durationMs: Math.max(0, result.t - tool.t),
+            durationMs: Math.max(0, t - tool.t),
           });
+          // The reference's console line after every tool call.
+          push(t, { type: 'log', agent, line: `  ${result.text.slice(0, 200)}` });
         }
-        push(item.t, { type: 'message', agent, index: index++, message: userMessage(item.blocks, asked) });
-        asked = new Set();
+        push(Math.max(item.t, replied), {
+          type: 'message',
+          agent,
+          index: index++,
+          message: userMessage(item.blocks, asked),
+        });
         break;
     }
   }
@@ -184,9 +252,14 @@ export function sessionRecord(
   const problems: SessionProblem[] = [];
   const metas = new Map<string, Json>();
   const subagentFiles: Transcript[] = [];
+  const compactions: Transcript[] = [];
   const parents: SessionFile[] = [];
   for (const file of files) {
     const name = baseName(file.path);
+    if (file.unreadable !== undefined) {
+      problems.push({ code: 'unreadable', params: { name, reason: file.unreadable } });
+      continue;
+    }
     const meta = /^agent-(.+)\.meta\.json$/i.exec(name);
     if (meta) {
       try {
@@ -205,8 +278,9 @@ export function sessionRecord(
     const agentId = agentIdOf(name);
     if (agentId === null) parents.push(file);
     else if (agentId.startsWith('acompact')) {
-      // A compaction's own call: not a subagent the session started.
-      progress?.(file.text.length);
+      // A compaction's own call (the one that wrote the summary): not a subagent the session
+      // started; the parent's log tells of it.
+      compactions.push({ name, lines: readLines(file, problems, progress), agentId, meta: null });
     } else subagentFiles.push({ name, lines: [], agentId, meta: null });
   }
   if (!parents.length && !subagentFiles.length) throw new SessionError('noSession');
@@ -241,6 +315,13 @@ export function sessionRecord(
   const calls = new Map<string, { input: Json; t: number }>();
   const agentIdOfCall = new Map<string, string>();
   for (const { rec } of parentLines) {
+    if (rec.type === 'progress') {
+      // A subagent's step, reported to the parent while its Task call runs (2.1): names both.
+      const data = isObject(rec.data) ? rec.data : {};
+      const call = str(rec.parentToolUseID) || str(rec.toolUseID);
+      if (call && str(data.agentId) && !agentIdOfCall.has(call)) agentIdOfCall.set(call, str(data.agentId));
+      continue;
+    }
     const content = isObject(rec.message) ? rec.message.content : undefined;
     if (!Array.isArray(content)) continue;
     for (const block of content) {
@@ -249,9 +330,14 @@ export function sessionRecord(
         calls.set(str(block.id), { input: isObject(block.input) ? block.input : {}, t: 0 });
       }
       if (block.type === 'tool_result' && calls.has(str(block.tool_use_id))) {
+        // The subagent's id: in the result's toolUseResult (2.x), on the record itself (older
+        // sessions), or in the result's text ("agentId: ...").
         const result = isObject(rec.toolUseResult) ? rec.toolUseResult : {};
         const named =
-          str(result.agentId) || /agentId: *([\w@.-]+)/.exec(resultText(block.content))?.[1] || '';
+          str(result.agentId) ||
+          str(rec.agentId) ||
+          /agentId: *([\w@.-]+)/.exec(resultText(block.content))?.[1] ||
+          '';
         if (named) agentIdOfCall.set(str(block.tool_use_id), named);
       }
     }
@@ -293,7 +379,7 @@ export function sessionRecord(
   const subagentEvents = (link: Link, order: number) => {
     const items = link.transcript ? subItems.get(link.transcript)! : [];
     const lo = rel(link.start);
-    const hi = link.end === null ? Infinity : rel(link.end);
+    const hi = link.end === null || link.background ? Infinity : rel(link.end);
     // A subagent's records fall between the call that started it and its result (clocks agree
     // to the millisecond at best), just after the parent's own events of that moment.
     const place = (t: number) => Math.min(hi, Math.max(lo + 0.001, rel(t)));
@@ -304,6 +390,24 @@ export function sessionRecord(
         event: { type: 'worker', worker: link.agent, phase: 'ready' },
       });
       agentEvents(link.agent, items, place, order, out);
+      if (link.background) {
+        // Launched in the background: it ends with its transcript's last record, after its own
+        // events of that moment.
+        const at = place(link.transcript.lines.at(-1)?.t ?? link.start);
+        out.push(
+          {
+            t: at,
+            order: parentOrder,
+            event: {
+              type: 'agent_state',
+              agent: link.agent,
+              state: 'discarded',
+              summary: link.summary ?? '',
+            },
+          },
+          { t: at, order: parentOrder, event: { type: 'worker', worker: link.agent, phase: 'terminated' } },
+        );
+      }
     }
   };
 
@@ -343,15 +447,34 @@ export function sessionRecord(
         },
       },
       { t: at, order: parentOrder, event: { type: 'worker', worker: agent, phase: 'created' } },
+      // The reference's console line when a task starts.
+      {
+        t: at,
+        order: parentOrder,
+        event: { type: 'log', agent, line: `> task (${description || 'subtask'}): ${prompt.slice(0, 80)}` },
+      },
     ];
   };
-  const closing = (id: string, t: number, text: string): Timed[] => {
+  const closing = (id: string, t: number, result: TaskResult): Timed[] => {
     const link = links.get(id);
     if (!link) return [];
+    const text = result.error ? toolError(result.text) : result.text;
     link.end = t;
     link.summary = text;
     const at = rel(t);
-    if (!link.transcript) {
+    if (result.launched && link.transcript) {
+      // The call returned at once; the subagent works on (its end: see subagentEvents).
+      link.background = true;
+      return [{ t: at, order: parentOrder, event: { type: 'task_end', agent: 'parent', id, summary: text } }];
+    }
+    // A call the tool refused (its input did not validate) never started a subagent: it failed.
+    const failed = result.error && !link.transcript;
+    if (failed) {
+      problems.push({
+        code: 'failedSubagent',
+        params: { agent: link.agent, description: link.description, error: text.slice(0, 200) },
+      });
+    } else if (!link.transcript) {
       problems.push({
         code: 'missingSubagent',
         params: { agent: link.agent, description: link.description },
@@ -364,7 +487,7 @@ export function sessionRecord(
         event: {
           type: 'agent_state',
           agent: link.agent,
-          state: link.transcript ? 'discarded' : 'missing',
+          state: failed ? 'failed' : link.transcript ? 'discarded' : 'missing',
           summary: text,
         },
       },
@@ -382,11 +505,50 @@ export function sessionRecord(
       });
     }
   }
+  // The calls that wrote a compaction's summary: told in the parent's log, with what they sent.
+  for (const compaction of compactions) {
+    const made = itemsOf(compaction.lines).filter((i) => i.kind === 'call');
+    if (!made.length) continue;
+    const sent = made.reduce((sum, c) => sum + (c.usage ? contextOf(c.usage) : 0), 0);
+    out.push({
+      t: rel(made[0].start),
+      order: parentOrder,
+      event: {
+        type: 'log',
+        agent: 'parent',
+        line: `[compaction] ${compaction.name}: ${made.length} model call(s) to ${made[0].model || 'its model'} wrote the summary (${sent} tokens sent)`,
+      },
+    });
+  }
+  for (const transcript of [
+    { name: baseName(parentFile?.path ?? ''), lines: allParentLines },
+    ...subagentFiles,
+  ]) {
+    const count = untypedRecords(transcript.lines);
+    if (count) problems.push({ code: 'untyped', params: { name: transcript.name, count } });
+  }
   let order = 0;
   for (const link of links.values()) subagentEvents(link, order++);
   // Subagents no call of the parent started (or whose parent is missing): shown all the same.
   for (const transcript of transcripts) {
     if (taken.has(transcript)) continue;
+    const items = subItems.get(transcript)!;
+    if (isWarmup(items)) {
+      // Claude Code's warm-up of an agent type (its prompt is "Warmup"): no call of the parent
+      // started it, and it did no work; the parent's log tells of it.
+      const made = items.filter((i) => i.kind === 'call');
+      const sent = made.reduce((sum, c) => sum + (c.usage ? contextOf(c.usage) : 0), 0);
+      out.push({
+        t: rel(transcript.lines[0]?.t ?? start),
+        order: parentOrder,
+        event: {
+          type: 'log',
+          agent: 'parent',
+          line: `[warmup] ${transcript.name}: ${made.length} model call(s) warmed an agent up (${sent} tokens sent)`,
+        },
+      });
+      continue;
+    }
     if (parentFile) problems.push({ code: 'unlinked', params: { name: transcript.name } });
     const first = transcript.lines[0]?.t ?? start;
     const agent = `subagent-${++spawned}`;

@@ -5,6 +5,7 @@ import type { Trace } from '../models/replay';
 import { demoRecord } from '../../test/demo-run';
 import { traceRecord } from './example';
 import { runFigures } from './figures';
+import { callEnded, callStarted, contextNow, contextReset, newAgentLedger, replyAppended } from './ledger';
 import { agentFigures, callOf, ledgerOf, runSaving, runTotals, viewTotals } from './measures';
 import { modelCallView } from './model-call';
 import type { RunRecord } from './record';
@@ -211,5 +212,37 @@ describe('the token estimator', () => {
     // At four characters a token these were 16, 5 and 10: a third of the English in Chinese.
     expect(zh / en).toBeGreaterThan(0.75);
     expect(ja / en).toBeGreaterThan(0.75);
+  });
+});
+
+describe('a context reset (a compaction, a switch of model)', () => {
+  const overhead = { system: 10, tools: 20, messages: 0 };
+  const usage = (input: number) => ({ input_tokens: input, output_tokens: 10 });
+  /** An agent's ledger after one call that sent `input`, replied. */
+  const afterCall = (ledger: ReturnType<typeof newAgentLedger>, input: number, seq: number) =>
+    replyAppended(
+      callEnded(
+        callStarted(ledger, { agent: 'parent', seq, event: seq, t: seq }, undefined, 1, () => 100),
+        { t: seq + 1, stopReason: 'end_turn' },
+        usage(input),
+      ),
+      110,
+      10,
+    );
+
+  it('makes a smaller count after it a full count, where without it the agent is partial', () => {
+    const before = afterCall(newAgentLedger(overhead), 5000, 1);
+    // Without a reset, a smaller count cannot be complete: the agent's context is then estimated.
+    const falling = afterCall(before, 1200, 2);
+    expect(falling.partial).toBe(true);
+    expect(contextNow(falling, 110).counted).toBe(false);
+    const reset = afterCall(contextReset(before), 1200, 2);
+    expect(reset.partial).toBe(false);
+    expect(contextNow(reset, 110)).toEqual({ tokens: 1210, counted: true });
+  });
+
+  it('ends a partial agent’s estimate: counts after it are compared only with each other', () => {
+    const falling = afterCall(afterCall(newAgentLedger(overhead), 5000, 1), 1200, 2);
+    expect(contextReset(falling)).toMatchObject({ partial: false, lastCounted: 0 });
   });
 });

@@ -226,6 +226,16 @@ export function callEnded(
 }
 
 /**
+ * The agent's context changed for a reason of its own (a `context_reset` event of the record: its
+ * array was compacted, or its next call goes to another model). Nothing counted before it is a
+ * baseline: a smaller count after it is the agent's own doing, never the provider's, so it does not
+ * make the agent `partial` (and a `partial` from before is over: its counts are no longer compared).
+ */
+export function contextReset(agent: AgentLedger): AgentLedger {
+  return agent.partial || agent.lastCounted !== 0 ? { ...agent, partial: false, lastCounted: 0 } : agent;
+}
+
+/**
  * An assistant message was appended: the latest call's reply, unless that one has its reply
  * already. `arrayTokens`: the array's tokens now; `reply`: the reply's.
  */

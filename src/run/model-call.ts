@@ -42,6 +42,8 @@ export interface CallResponse {
   /** Whether `usage` is an API's count (a real model) rather than the demo model's own figures. */
   counted: boolean;
   durationMs: number;
+  /** The model that answered, where the record names it (an opened session's calls). */
+  model: string | null;
   /** The kinds of the response's blocks, once it was appended to the array. */
   blocks: string[];
 }
@@ -224,6 +226,7 @@ function responseOf(record: RunRecord, agent: AgentId, start: number, end: numbe
         usage: event.usage ?? null,
         counted: record.settings.provider === 'anthropic' && event.usage !== undefined,
         durationMs: event.durationMs,
+        model: event.model ?? null,
         blocks: [],
       };
     } else if (event.type === 'message' && event.message.role === 'assistant' && response) {

@@ -85,6 +85,22 @@ export type PageEvent =
     }
   | { type: 'worker'; worker: string; phase: WorkerPhase }
   | { type: 'files'; changes: FileChange[] }
+  /**
+   * An agent's context changed for a reason of its own, never the provider's: its array was
+   * compacted (`compaction`: it starts again from a summary; `trigger` as Claude Code wrote it,
+   * `tokensBefore` the context it reported before) or its next call goes to another `model`. A
+   * count after it is not compared with one before it (./context.ts, `contextReset`); the chart
+   * and the workers timeline mark it. Written by the reader of Claude Code sessions.
+   */
+  | {
+      type: 'context_reset';
+      agent: AgentId;
+      reason: 'compaction' | 'model';
+      /** The model the agent's next calls go to (`model`), or that it ran with (`compaction`). */
+      model?: string;
+      trigger?: string;
+      tokensBefore?: number;
+    }
   /** The agents' sandbox changed (a switch to WebContainer): the files are the sample project again. */
   | { type: 'sandbox'; label: string; workdir: string };
 

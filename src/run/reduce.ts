@@ -8,7 +8,7 @@
 import type { AgentId, AssistantBlock } from '../core/messages';
 import { cutShort, unusualStop, type StreamEvent } from '../core/model';
 import { overheadTokens } from './context';
-import { callEnded, callStarted, newAgentLedger, replyAppended } from './ledger';
+import { callEnded, callStarted, contextReset, newAgentLedger, replyAppended } from './ledger';
 import { copied, List } from './list';
 import type { ColumnState, RunEvent, RunStatus } from './record';
 import { agentState, sizesOf, tokensOf, type AgentState, type RunState } from './state';
@@ -301,6 +301,9 @@ function apply(state: RunState, event: RunEvent): RunState {
         ledger: callEnded(a.ledger, end, counted),
       }));
     }
+    case 'context_reset':
+      // A compaction or a model switch: the counts before it are no baseline (./ledger.ts).
+      return updateAgent(state, event.agent, (a) => ({ ...a, ledger: contextReset(a.ledger) }));
     case 'limit_reached':
       return updateAgent(state, event.agent, (a) => ({ ...a, limitReached: true }));
     case 'log':

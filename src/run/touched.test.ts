@@ -24,3 +24,28 @@ describe('what a run touched', () => {
     expect(touched.some((t) => t.path.includes('*') || t.path.startsWith('/dev/'))).toBe(false);
   });
 });
+
+describe('what an opened Claude Code session touched', () => {
+  it('lists its tools’ files with what the transcript holds of them', async () => {
+    const { interleavedSession } = await import('../../scripts/claude-sessions.mjs');
+    const { sessionRecord } = await import('./claude-code');
+    const files = Object.entries(interleavedSession()).map(([path, text]) => ({ path, text }));
+    const touched = touchedFiles(sessionRecord(files).record, { content: true });
+    const root = '/home/learner/tests-tour';
+    expect(touched).toEqual([
+      {
+        path: `${root}/tests/test_a.py`,
+        how: 'read',
+        agent: 'parent',
+        content: '     1\tdef test_a():\n     2\t    assert add(1, 2) == 3\n',
+      },
+      { path: `${root}/notes.md`, how: 'write', agent: 'parent', content: '# Tests\n- tests/test_a.py\n' },
+      {
+        path: `${root}/tests/test_b.py`,
+        how: 'read',
+        agent: 'subagent-1',
+        content: '     1\tdef test_b():\n     2\t    assert b(1, 0) == 0\n',
+      },
+    ]);
+  });
+});

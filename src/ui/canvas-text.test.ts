@@ -20,7 +20,7 @@ describe('warmCanvasText', () => {
   it('measures the timeline’s labels and measures and draws the chart’s marks, in their fonts', () => {
     const uses: string[] = [];
     warmCanvasText(recordingDocument(uses), 2);
-    const marks = `${CHART_MARKS.start}${CHART_MARKS.end}${CHART_MARKS.discarded}`;
+    const marks = `${CHART_MARKS.start}${CHART_MARKS.end}${CHART_MARKS.discarded}${CHART_MARKS.reset}`;
     expect(uses).toEqual([
       `measure ${TIMELINE_LABEL_FONT}: parent subagent-1`,
       `measure ${chartMarkFont(2)}: ${marks}`,

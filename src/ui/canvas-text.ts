@@ -14,8 +14,8 @@ export function chartMarkFont(scale: number): string {
   return `${11 * scale}px system-ui, sans-serif`;
 }
 
-/** A task's start, its end, and a discarded subagent's end, as the chart marks them. */
-export const CHART_MARKS = { start: '▶', end: '■', discarded: '✕' } as const;
+/** A task's start, its end, a discarded subagent's end, and a context reset (a compaction, a switch of model), as the chart marks them. */
+export const CHART_MARKS = { start: '▶', end: '■', discarded: '✕', reset: '⤓' } as const;
 
 /**
  * Measures and draws the canvases' text once on a canvas of its own, so that the first run's

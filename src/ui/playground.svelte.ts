@@ -61,6 +61,8 @@ export class Playground {
         },
         busy: () => this.busy,
         early: (sample) => ahead.takeSandbox(sample),
+        // A run opened read-only (a link, a record, a session, an import, History) contacts nothing.
+        viewing: () => this.viewer.opened !== null,
       },
       ahead.on,
     );

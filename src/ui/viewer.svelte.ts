@@ -28,6 +28,8 @@ export interface Screen {
   readonly settings: { readonly key: string };
   /** A message for the user (a file that cannot be opened), or null. */
   notice: Sentence | null;
+  /** The prompt box's text: emptied when a session opens (what it holds is not the session's). */
+  prompt?: string;
 }
 
 export class Viewer {
@@ -189,6 +191,7 @@ export class Viewer {
       );
       this.open(record, { kind: 'session', name });
       this.#screen.notice = problemsSentence(problems);
+      this.#screen.prompt = '';
       performance.measure('session:open', { start, end: performance.now() });
     } catch (error) {
       this.#screen.notice = {

@@ -62,21 +62,47 @@ export function usageOf(value: unknown): Usage | undefined {
   };
 }
 
+/** A tool's answer, as the user record that brought it holds it. */
+export interface Result {
+  id: string;
+  t: number;
+  text: string;
+  /** The tool refused or failed (`is_error`), e.g. a call whose input did not validate. */
+  error: boolean;
+  /** It only launched a subagent in the background (`toolUseResult.status: async_launched`). */
+  launched: boolean;
+}
+
+/** A user message of the array: a prompt, or the results of the call before it. */
+export interface UserItem {
+  kind: 'user';
+  t: number;
+  blocks: unknown[];
+  results: Result[];
+}
+
+/** One model call: every line of one `message.id`, wherever they are in the file. */
+export interface CallItem {
+  kind: 'call';
+  /** When the request went out: the record before its first line. */
+  start: number;
+  /** When its reply was complete: its last line. */
+  t: number;
+  id: string;
+  model: string;
+  blocks: AssistantBlock[];
+  /** The last line's usage: Claude Code writes the reply's usage again on every line of it. */
+  usage?: Usage;
+  stop: string | null;
+}
+
 /** What a transcript turns into before it becomes events: its messages and calls, in order. */
 export type Item =
-  | { kind: 'user'; t: number; blocks: unknown[]; results: { id: string; t: number; text: string }[] }
-  | {
-      kind: 'call';
-      start: number;
-      t: number;
-      id: string;
-      model: string;
-      blocks: AssistantBlock[];
-      usage?: Usage;
-      stop: string | null;
-    }
+  | UserItem
+  | CallItem
   | { kind: 'note'; t: number; text: string }
-  | { kind: 'compact'; t: number };
+  /** Claude Code compacted the array: it starts again from the summary that follows. */
+  | { kind: 'compact'; t: number; trigger: string; tokensBefore: number | null };
 
 /** A note for the log about a record that is not part of the array. */
 export function noteOf(rec: Json): string {
@@ -87,15 +113,72 @@ export function noteOf(rec: Json): string {
   return `[${type}${sub ? ` ${sub}` : ''}]${said}`;
 }
 
-/** A transcript's records as messages and calls. */
+/**
+ * Records that are neither the array nor worth a log line: Claude Code writes a `progress` record
+ * for every hook, every line a command prints and every step of a subagent (hundreds in a session),
+ * and keeps its queue and snapshots of its file history beside them.
+ */
+const QUIET = new Set(['progress', 'queue-operation', 'last-prompt']);
+
+/** Whether a system record marks a compaction (`compact_boundary`, and `microcompact_boundary`). */
+export function isCompaction(rec: Json): boolean {
+  return rec.type === 'system' && /compact_boundary$/.test(str(rec.subtype));
+}
+
+/**
+ * A record's kind: its `type`, else its message's role (a record written without `type`), else ''
+ * (a record that says nothing of what it is: left out, and counted by `untypedRecords`).
+ */
+export function typeOf(rec: Json): string {
+  if (typeof rec.type === 'string') return rec.type;
+  const role = isObject(rec.message) ? rec.message.role : undefined;
+  return role === 'user' || role === 'assistant' ? role : '';
+}
+
+/** How many of a transcript's records say nothing of their kind. */
+export function untypedRecords(lines: readonly Line[]): number {
+  let count = 0;
+  for (const { rec } of lines) if (typeOf(rec) === '') count++;
+  return count;
+}
+
+/** A block already in a reply (Claude Code has written some blocks twice: the same id or text). */
+function holds(blocks: readonly AssistantBlock[], block: AssistantBlock): boolean {
+  if (!isObject(block)) return false;
+  if (block.type === 'tool_use') return blocks.some((b) => b.type === 'tool_use' && b.id === block.id);
+  if (block.type === 'text') return blocks.some((b) => b.type === 'text' && b.text === block.text);
+  if (block.type === 'thinking')
+    return blocks.some(
+      (b) => b.type === 'thinking' && b.signature === block.signature && b.thinking === block.thinking,
+    );
+  return false;
+}
+
+/**
+ * A transcript's records as messages and calls, counted as the API saw them: the lines of one
+ * `message.id` are one call wherever they are (Claude Code writes a reply a block a line, with
+ * tool results and progress records between them), and each tool result joins the one user
+ * message that answers its call, matched by `tool_use_id`, however many records brought them.
+ */
 export function itemsOf(lines: readonly Line[]): Item[] {
   const items: Item[] = [];
+  const callOf = new Map<string, CallItem>();
+  /** The call that asked for each tool, by its tool_use id. */
+  const askedBy = new Map<string, CallItem>();
+  /** The user message that answers each call. */
+  const answerOf = new Map<CallItem, UserItem>();
+  /** The latest message of the array (notes aside). */
+  let lastMessage: UserItem | CallItem | null = null;
   let lastT = lines[0]?.t ?? 0;
+  const ask = (call: CallItem, blocks: readonly AssistantBlock[]) => {
+    for (const block of blocks)
+      if (isObject(block) && block.type === 'tool_use') askedBy.set(str(block.id), call);
+  };
   for (const { rec, t } of lines) {
     const before = lastT;
     lastT = t;
-    const last = items.at(-1);
-    if (rec.type === 'assistant' && isObject(rec.message)) {
+    const type = typeOf(rec);
+    if (type === 'assistant' && isObject(rec.message)) {
       const message = rec.message;
       const blocks = (Array.isArray(message.content) ? message.content : []).map(
         lightBlock,
@@ -105,15 +188,18 @@ export function itemsOf(lines: readonly Line[]): Item[] {
         continue;
       }
       const id = str(message.id);
-      if (last?.kind === 'call' && id && last.id === id) {
-        // The same reply, written a block a line: its usage is the last line's.
-        last.blocks = [...last.blocks, ...blocks];
-        last.t = t;
-        last.usage = usageOf(message.usage) ?? last.usage;
-        last.stop = str(message.stop_reason) || last.stop;
+      const known = id ? callOf.get(id) : undefined;
+      if (known) {
+        // Another line of a reply already begun: its blocks join it, its usage is the latest.
+        const added = blocks.filter((b) => !holds(known.blocks, b));
+        if (added.length) known.blocks = [...known.blocks, ...added];
+        ask(known, added);
+        known.t = Math.max(known.t, t);
+        known.usage = usageOf(message.usage) ?? known.usage;
+        known.stop = str(message.stop_reason) || known.stop;
         continue;
       }
-      items.push({
+      const call: CallItem = {
         kind: 'call',
         start: before,
         t,
@@ -122,19 +208,49 @@ export function itemsOf(lines: readonly Line[]): Item[] {
         blocks,
         usage: usageOf(message.usage),
         stop: str(message.stop_reason) || null,
-      });
-    } else if (rec.type === 'user' && isObject(rec.message)) {
+      };
+      if (id) callOf.set(id, call);
+      ask(call, blocks);
+      items.push(call);
+      lastMessage = call;
+    } else if (type === 'user' && isObject(rec.message)) {
       const blocks = userBlocks(rec);
-      const results = blocks
-        .filter((b): b is Json => isObject(b) && b.type === 'tool_result')
-        .map((b) => ({ id: str(b.tool_use_id), t, text: resultText(b.content) }));
-      if (last?.kind === 'user') {
-        last.blocks = [...last.blocks, ...blocks];
-        last.results.push(...results);
-        last.t = t;
-      } else items.push({ kind: 'user', t, blocks, results });
-    } else if (rec.type === 'system' && rec.subtype === 'compact_boundary') {
-      items.push({ kind: 'compact', t });
+      const results: Result[] = [];
+      let answers: CallItem | undefined;
+      const outcome = isObject(rec.toolUseResult) ? rec.toolUseResult : {};
+      const launched = outcome.status === 'async_launched' || outcome.isAsync === true;
+      for (const b of blocks) {
+        if (!isObject(b) || b.type !== 'tool_result') continue;
+        const id = str(b.tool_use_id);
+        results.push({ id, t, text: resultText(b.content), error: b.is_error === true, launched });
+        answers ??= askedBy.get(id);
+      }
+      // The results of a call join the one message that answers it, wherever they come.
+      let into = answers ? answerOf.get(answers) : undefined;
+      if (!into && lastMessage?.kind === 'user') into = lastMessage;
+      if (into) {
+        into.blocks = [...into.blocks, ...blocks];
+        into.results.push(...results);
+        into.t = Math.max(into.t, t);
+      } else {
+        into = { kind: 'user', t, blocks, results };
+        items.push(into);
+        lastMessage = into;
+      }
+      if (answers) answerOf.set(answers, into);
+    } else if (isCompaction(rec)) {
+      const meta = isObject(rec.compactMetadata) ? rec.compactMetadata : {};
+      const tokens = meta.preTokens ?? rec.preTokens;
+      items.push({
+        kind: 'compact',
+        t,
+        trigger: str(meta.trigger) || (str(rec.subtype).startsWith('micro') ? 'micro' : ''),
+        tokensBefore: typeof tokens === 'number' && Number.isFinite(tokens) ? tokens : null,
+      });
+      lastMessage = null;
+    } else if (type === '' || QUIET.has(type)) {
+      // Progress and queue records are not the array; a record of no kind is counted apart.
+      continue;
     } else {
       items.push({ kind: 'note', t, text: noteOf(rec) });
     }

@@ -6,6 +6,8 @@
 export interface SessionFile {
   path: string;
   text: string;
+  /** Why its bytes could not be read (it is left out, and the screen says why). */
+  unreadable?: string;
 }
 
 /** Something the session lacks or holds that cannot be shown as it was; said in one sentence. */
@@ -14,7 +16,13 @@ export type SessionProblem =
   | { code: 'noParent'; params: { name: string } }
   | { code: 'unlinked'; params: { name: string } }
   | { code: 'brokenLines'; params: { name: string; count: number; line: number } }
-  | { code: 'severalSessions'; params: { name: string; count: number } };
+  | { code: 'severalSessions'; params: { name: string; count: number } }
+  /** A Task call the tool refused (its input did not validate): no subagent ever ran. */
+  | { code: 'failedSubagent'; params: { agent: string; description: string; error: string } }
+  /** Records that say nothing of their kind (no `type`, no message role): left out. */
+  | { code: 'untyped'; params: { name: string; count: number } }
+  /** A file whose bytes could not be read (moved, changed or removed as it was opened). */
+  | { code: 'unreadable'; params: { name: string; reason: string } };
 
 export type Json = Record<string, unknown>;
 

@@ -16,7 +16,13 @@ const api: SessionWorkerApi = {
     let done = 0;
     const files: SessionFile[] = [];
     for (const input of inputs) {
-      files.push({ path: input.path, text: await input.file.text() });
+      try {
+        files.push({ path: input.path, text: await input.file.text() });
+      } catch (error) {
+        // One file the browser cannot read (changed or removed since it was picked) is left out.
+        const reason = error instanceof Error ? error.message || error.name : String(error);
+        files.push({ path: input.path, text: '', unreadable: reason });
+      }
       done += input.file.size / 2;
       onProgress(done, total);
     }
