@@ -8,8 +8,8 @@ import { quote } from '../run/check';
 import { packedIn } from '../run/link-key';
 import type { RecordOrigin, RunRecord } from '../run/record';
 import type { UrlSettings } from '../settings/url-settings';
-import { scrub } from '../settings/model-settings';
-import { sentenceOf, type Sentence } from './sentence';
+import type { RemovedPart } from '../run/secrets';
+import { both, sentenceOf, type Sentence } from './sentence';
 import type { Screen, Viewer } from './viewer.svelte';
 
 /** What Copy link made. */
@@ -20,6 +20,8 @@ export interface SharedLink {
   chars: number;
   /** The step it shows. */
   step: number;
+  /** What was taken out of the run before it was packed (src/run/outgoing.ts). */
+  removed: RemovedPart[];
 }
 
 export class Share {
@@ -41,10 +43,11 @@ export class Share {
     if (!record) return (this.link = null);
     const { fragmentLink, LINK_MAX_CHARS, packRecord, shareable } = await import('../run/link');
     const step = this.#viewer.step ?? this.#viewer.steps;
-    const json = scrub(JSON.stringify(shareable(record)), this.#screen.settings.key);
+    const { record: clean, removed } = this.#viewer.outgoing();
+    const json = JSON.stringify(shareable(clean));
     const href = fragmentLink(base, await packRecord(json), step);
     const fits = href.length <= LINK_MAX_CHARS;
-    return (this.link = { href: fits ? href : null, chars: href.length, step });
+    return (this.link = { href: fits ? href : null, chars: href.length, step, removed });
   }
 
   /** The step a link to the run's exported file shows: that of the last link made. */
@@ -61,6 +64,8 @@ export class Share {
     if (packed === undefined && url.record === undefined) return;
     this.opening = true;
     const start = performance.now();
+    // What the page said of its address (the ignored URL settings) stays beside what opening says.
+    const kept = this.#screen.notice;
     const origin: RecordOrigin =
       packed !== undefined ? { kind: 'link' } : { kind: 'link', address: url.record };
     try {
@@ -69,6 +74,7 @@ export class Share {
           ? await (await import('../run/link')).unpackRecord(packed)
           : await (await import('../run/fetch-record')).fetchRecord(url.record!);
       this.#viewer.open(record, origin);
+      this.#screen.notice = both(kept, this.#screen.notice);
       if (url.step !== undefined) this.#viewer.stepTo(url.step);
       // `share:open`: from the URL read to the run at its step painted (the bench reads it).
       // (A tab in the background paints nothing: the sandbox's boot waits for it 250 ms at most.)
@@ -79,7 +85,10 @@ export class Share {
       performance.measure('share:open', { start, end: performance.now() });
     } catch (error) {
       const name: Sentence = packed !== undefined ? { key: 'share.theLink' } : { text: quote(url.record!) };
-      this.#screen.notice = { key: 'notice.cannotOpen', params: { name, reason: sentenceOf(error) } };
+      this.#screen.notice = both(kept, {
+        key: 'notice.cannotOpen',
+        params: { name, reason: sentenceOf(error) },
+      });
     } finally {
       this.opening = false;
     }
