@@ -5,14 +5,17 @@
  */
 import { agentScriptFetched, prefetchAgentScript, startAgentWorkersEarly } from './page/agent-workers';
 import { LocalSandboxHost } from './page/local-sandbox';
+import { framedApp } from './framed';
 import { readUrlSettings } from './settings/url-settings';
 
 export const settings = readUrlSettings(location.search);
+/** The whole playground in another page's frame starts nothing and shows only a way out (./framed.ts). */
+export const framed = framedApp(location.search);
 /**
  * Where WebContainer is chosen, the sandbox and the agents wait for its boot instead; an embedded
  * run (`embed=1`) is a record only, and starts neither.
  */
-const offline = settings.sandbox !== 'webcontainer' && !settings.embed;
+const offline = settings.sandbox !== 'webcontainer' && !settings.embed && !framed;
 if (offline) LocalSandboxHost.startEarly(settings.sample);
 
 // The agents' script downloads while the screen is built (on a slow network, most of what a first
