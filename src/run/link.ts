@@ -31,6 +31,13 @@ const LINK_PROBLEMS = {
   unreachable: () =>
     'the server did not answer, or it does not let other sites read the file (it sends no CORS header)',
   status: (p: { status: string }) => `the server answered ${p.status}`,
+  redirect: (p: { url: string }) =>
+    `the server sent it on to ${p.url}, an address record= does not take (https, or http on this machine only)`,
+  silent: (p: { seconds: number }) =>
+    `the server sent nothing for ${p.seconds} s; try again later, or ask for the file at another address`,
+  slow: (p: { seconds: number }) =>
+    `the file took more than ${p.seconds} s to arrive; try again on a faster connection, or ask for a smaller run`,
+  cancelled: () => 'fetching it was cancelled',
 };
 
 export type LinkProblem = keyof typeof LINK_PROBLEMS;
@@ -97,24 +104,36 @@ export async function unpackRecord(packed: string): Promise<RunRecord> {
 
 /**
  * A stream's bytes as UTF-8 text, refused (RecordError `tooBig`) as soon as it passes `max` bytes:
- * neither a link nor a server gets the page to hold more than a run file may be.
+ * neither a link nor a server gets the page to hold more than a run file may be. `onChunk` is told
+ * the bytes so far as they come; `signal` stops the reading (it then throws the signal's reason).
  */
 export async function readCapped(
   stream: ReadableStream<Uint8Array>,
   max: number,
+  onChunk?: (size: number) => void,
+  signal?: AbortSignal,
 ): Promise<{ text: string; size: number }> {
   const reader = stream.getReader();
+  const stop = () => void reader.cancel(signal?.reason).catch(() => {});
+  signal?.addEventListener('abort', stop);
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      void reader.cancel().catch(() => {});
-      throw tooBig(size, max);
+  try {
+    for (;;) {
+      if (signal?.aborted) throw signal.reason;
+      const { done, value } = await reader.read();
+      if (signal?.aborted) throw signal.reason;
+      if (done) break;
+      size += value.byteLength;
+      if (size > max) {
+        void reader.cancel().catch(() => {});
+        throw tooBig(size, max);
+      }
+      chunks.push(value);
+      onChunk?.(size);
     }
-    chunks.push(value);
+  } finally {
+    signal?.removeEventListener('abort', stop);
   }
   // Joined here rather than through a Blob, which would wait for a task of its own.
   const joined = new Uint8Array(size);

@@ -31,6 +31,9 @@ export class Share {
   link = $state.raw<SharedLink | null>(null);
   /** A shared run is being unpacked or fetched. */
   opening = $state(false);
+  /** The `record=` file being fetched: its address, the bytes so far and the announced size. */
+  fetching = $state.raw<{ address: string; received: number; total: number | null } | null>(null);
+  #cancel: AbortController | null = null;
 
   constructor(viewer: Viewer, screen: Screen) {
     this.#viewer = viewer;
@@ -66,13 +69,16 @@ export class Share {
     const start = performance.now();
     // What the page said of its address (the ignored URL settings) stays beside what opening says.
     const kept = this.#screen.notice;
-    const origin: RecordOrigin =
-      packed !== undefined ? { kind: 'link' } : { kind: 'link', address: url.record };
+    let record: RunRecord;
+    let origin: RecordOrigin = { kind: 'link' };
     try {
-      const record: RunRecord =
-        packed !== undefined
-          ? await (await import('../run/link')).unpackRecord(packed)
-          : await (await import('../run/fetch-record')).fetchRecord(url.record!);
+      if (packed !== undefined) record = await (await import('../run/link')).unpackRecord(packed);
+      else {
+        const fetched = await this.#fetch(url.record!);
+        record = fetched.record;
+        // The banner names where the run came from: the address it was read at, after redirects.
+        origin = { kind: 'link', address: fetched.address };
+      }
       this.#viewer.open(record, origin);
       this.#screen.notice = both(kept, this.#screen.notice);
       if (url.step !== undefined) this.#viewer.stepTo(url.step);
@@ -91,6 +97,41 @@ export class Share {
       });
     } finally {
       this.opening = false;
+      this.fetching = null;
     }
   }
+
+  /** Fetches `record=`, showing its progress (`fetching`) and offering Cancel meanwhile. */
+  async #fetch(address: string) {
+    const { fetchRecordFrom } = await import('../run/fetch-record');
+    const cancel = new AbortController();
+    this.#cancel = cancel;
+    this.fetching = { address, received: 0, total: null };
+    try {
+      return await fetchRecordFrom(address, {
+        signal: cancel.signal,
+        onProgress: (received, total) => (this.fetching = { address, received, total }),
+        ...testTimeouts(),
+      });
+    } finally {
+      this.#cancel = null;
+    }
+  }
+
+  /** Cancels the fetch of `record=` under way: the page says so, and stays as it is. */
+  cancelFetch(): void {
+    this.#cancel?.abort();
+  }
+}
+
+/**
+ * The waits of `record=` (src/run/fetch-record.ts), shorter in a test build only: a test sets
+ * `window.__s04RecordTimeouts = { idleMs, totalMs }` before the page loads
+ * (docs/automation-contract.md). Any other build keeps 30 s and 120 s.
+ */
+function testTimeouts(): { idleMs?: number; totalMs?: number } {
+  if (import.meta.env.MODE !== 'test') return {};
+  const set = (globalThis as { __s04RecordTimeouts?: { idleMs?: number; totalMs?: number } })
+    .__s04RecordTimeouts;
+  return { idleMs: set?.idleMs, totalMs: set?.totalMs };
 }
