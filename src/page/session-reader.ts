@@ -17,6 +17,7 @@ const PROBLEMS = new Set<unknown>([
   'unlinked',
   'brokenLines',
   'severalSessions',
+  'untimed',
 ]);
 
 export { MAX_SESSION_BYTES } from '../run/claude-code';

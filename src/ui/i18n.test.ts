@@ -255,9 +255,9 @@ describe('values set into a sentence', () => {
   it('lose their direction controls, so that they cannot turn the words around them', () => {
     const hostile = 'a\u202Eevil\u202C b\u2067c\u2069 d\u202Ae\u202Bf\u202D';
     expect(t('status.failed', { reason: hostile })).toBe('Failed: aevil bc def');
-    expect(say({ key: 'notice.cannotOpen', params: { name: '\u202Erun.json', reason: { text: '\u2066x' } } })).toBe(
-      'Cannot open run.json: x.',
-    );
+    expect(
+      say({ key: 'notice.cannotOpen', params: { name: '\u202Erun.json', reason: { text: '\u2066x' } } }),
+    ).toBe('Cannot open run.json: x.');
     // Plain values come through as they are.
     expect(t('status.failed', { reason: 'ordinary (RTL: \u05e9\u05dc\u05d5\u05dd)' })).toBe(
       'Failed: ordinary (RTL: \u05e9\u05dc\u05d5\u05dd)',

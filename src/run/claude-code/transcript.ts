@@ -14,7 +14,9 @@ export type SessionProblem =
   | { code: 'noParent'; params: { name: string } }
   | { code: 'unlinked'; params: { name: string } }
   | { code: 'brokenLines'; params: { name: string; count: number; line: number } }
-  | { code: 'severalSessions'; params: { name: string; count: number } };
+  | { code: 'severalSessions'; params: { name: string; count: number } }
+  /** No line of the file holds a time that can be read: the session is shown in the lines' order. */
+  | { code: 'untimed'; params: { name: string } };
 
 export type Json = Record<string, unknown>;
 
@@ -93,6 +95,8 @@ export function readLines(
     lines.push({ rec, t });
   }
   progress?.(Math.max(0, text.length - reported));
+  if (lines.length && Number.isNaN(last))
+    problems.push({ code: 'untimed', params: { name: baseName(file.path) } });
   // Lines before the first time take it.
   const first = lines.find((l) => !Number.isNaN(l.t))?.t ?? 0;
   for (const line of lines) {
