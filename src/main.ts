@@ -2,7 +2,6 @@ import { framed, settings, startAgentsAfterFirstScreen } from './boot';
 import { mountScreen } from './mount-screen';
 import { agentScriptFetched } from './page/agent-workers';
 import App from './ui/App.svelte';
-import Framed from './ui/Framed.svelte';
 // The page's stylesheet (index.html links it for any address, an embed's too).
 import './ui/app.css';
 
@@ -10,6 +9,7 @@ import './ui/app.css';
 // embed-entry.ts); the dev server, which has no such first script, comes here.
 if (import.meta.env.DEV && settings.embed) void import('./embed');
 // In another page's frame, the whole playground is not built at all: a sentence and a link.
-else if (framed) mountScreen(Framed);
+// (Its component is loaded only then: no page outside a frame pays for it.)
+else if (framed) void import('./ui/Framed.svelte').then(({ default: Framed }) => mountScreen(Framed));
 // The Markdown renderer after the agents' script, which the first run needs more.
 else mountScreen(App, startAgentsAfterFirstScreen, agentScriptFetched);
