@@ -68,6 +68,9 @@ export function shareable(record: RunRecord): RunRecord {
   return { ...record, settings, events };
 }
 
+/** How much of a packed run the decompressor is given at once (deflate unpacks 1 byte to 1032 at most). */
+const PACKED_SLICE = 16 * 1024;
+
 /** A record's JSON text, compressed and written in base64url: what `#run=` holds. */
 export async function packRecord(json: string): Promise<string> {
   const stream = new Blob([json]).stream().pipeThrough(new CompressionStream('deflate-raw'));
@@ -83,13 +86,19 @@ export async function unpackRecord(packed: string): Promise<RunRecord> {
   if (!bytes) throw new LinkError('damaged');
   // A stream of the bytes at hand, not a Blob's: a Blob's stream hands them over in tasks of their
   // own, each queued behind whatever the page has to do (on a page booting from the link, 50 to
-  // 200 ms of it, measured); this one unpacks the run in the task that asked for it.
-  const source = new ReadableStream<BufferSource>({
-    start(controller) {
-      controller.enqueue(bytes);
-      controller.close();
+  // 200 ms of it, measured); this one unpacks the run in the task that asked for it. It hands the
+  // decompressor a slice at a time, as it asks for more: a link that unpacks to a gigabyte is
+  // stopped at the cap after a few slices, never unpacked whole (a slice unpacks to 16 MB at most).
+  let at = 0;
+  const source = new ReadableStream<BufferSource>(
+    {
+      pull(controller) {
+        if (at >= bytes.byteLength) return controller.close();
+        controller.enqueue(bytes.subarray(at, (at += PACKED_SLICE)));
+      },
     },
-  });
+    { highWaterMark: 0 },
+  );
   const stream = source.pipeThrough(new DecompressionStream('deflate-raw'));
   let text: string;
   let size: number;
