@@ -18,6 +18,7 @@ const PROBLEMS = new Set<unknown>([
   'brokenLines',
   'severalSessions',
   'untimed',
+  'longLines',
 ]);
 
 export { MAX_SESSION_BYTES } from '../run/claude-code';

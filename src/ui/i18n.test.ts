@@ -170,6 +170,7 @@ describe('errors of the pure modules, said on the screen', () => {
     secretField: ['secretField', { field: 'apiKey' }],
     shape: ['shape', { at: 'events.0.type', expected: '"message" | "log"', received: '"other"' }],
     tooBig: ['tooBig', { size: '30 MB', max: '25 MB' }],
+    messageTooBig: ['messageTooBig', { event: 2, type: 'message', size: '20.0 MB', max: '8.0 MB' }],
     notJson: ['notJson', { at: 12 }],
     notJsonToken: ['notJsonToken', { token: '"h"' }],
     notJsonEnd: ['notJsonEnd'],

@@ -15,6 +15,8 @@ export type SessionProblem =
   | { code: 'unlinked'; params: { name: string } }
   | { code: 'brokenLines'; params: { name: string; count: number; line: number } }
   | { code: 'severalSessions'; params: { name: string; count: number } }
+  /** Lines over the budget of one line (./lines.ts), left out unread. */
+  | { code: 'longLines'; params: { name: string; count: number; line: number; max: string } }
   /** No line of the file holds a time that can be read: the session is shown in the lines' order. */
   | { code: 'untimed'; params: { name: string } };
 
