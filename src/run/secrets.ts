@@ -1,4 +1,9 @@
-/** A run file that carries a secret (an API key under any name a client uses) is refused. */
+/**
+ * Secrets and runs. A run file that carries a field named like a secret (an API key under any
+ * name a client uses) is refused on open (`findSecretField`); and no secret of the endpoint a run
+ * was sent to, nor the key, ever leaves the page in a run (`redactURL`, `Redactor`,
+ * `redactRecord`, below; every exit passes through ./outgoing.ts).
+ */
 
 /** Field names that hold a secret: a record carrying one is refused, not opened. */
 const SECRET_KEY = /^(api[-_]?key|x-api-key|authorization|auth[-_]?token|access[-_]?token)$/i;
