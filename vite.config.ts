@@ -6,6 +6,7 @@ import { compileHints } from './vite-plugins/compile-hints.ts';
 import { earlySandbox } from './vite-plugins/early-sandbox.ts';
 import { embedEntry } from './vite-plugins/embed-entry.ts';
 import { firstScreen } from './vite-plugins/first-screen.ts';
+import { framePolicy } from './vite-plugins/frame-policy.ts';
 import { justBashSplit } from './vite-plugins/just-bash-split.ts';
 import { nodePrelude } from './vite-plugins/node-prelude.ts';
 import { precacheIntegrity } from './vite-plugins/precache-integrity.ts';
@@ -58,6 +59,7 @@ export default defineConfig({
     compileHints(['index']),
     pyodideAssets(isolation),
     staticAssets(isolation),
+    framePolicy(),
     relay(),
     integrity.plugin,
     // One service worker for offline use and isolation (src/service-worker/service-worker.ts); the page

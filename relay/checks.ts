@@ -204,12 +204,18 @@ export function declaredTooBig(contentLength: string | null | undefined, maxByte
 }
 
 /**
- * Counts a reply's bytes against the cap and knows whether a limit hit now may end it with an SSE
- * error event (an SSE reply, cut at the end of an event) or must cut it.
+ * Counts a reply's bytes against the cap and passes an SSE reply on whole events only: the bytes
+ * after the last event's end are held back until the rest of their event arrives. However the
+ * target's bytes are split into chunks (a host's fetch splits them anywhere), a limit hit then
+ * ends the reply after a whole event, with an SSE error event the SDK reports; any other reply is
+ * cut.
  */
 export class ReplyMeter {
   private size = 0;
-  private atEventEnd = true;
+  /** SSE bytes after the last event's end, waiting for the rest of their event. */
+  private held: Uint8Array[] = [];
+  /** The last two bytes before the next chunk (an event's end may straddle two chunks). */
+  private before: [number, number] = [-1, -1];
   constructor(
     private readonly sse: boolean,
     private readonly maxBytes: number,
@@ -220,23 +226,64 @@ export class ReplyMeter {
     return /^text\/event-stream/i.test(contentType ?? '');
   }
 
-  /** Counts a chunk about to pass: the refusal when it would take the reply over the cap. */
-  count(chunk: Uint8Array): Refusal | null {
+  /**
+   * Counts a chunk of the reply: what may pass on now (maybe nothing, for SSE), or the refusal
+   * when it would take the reply over the cap.
+   */
+  take(chunk: Uint8Array): Uint8Array | Refusal {
     this.size += chunk.byteLength;
     if (this.size > this.maxBytes) return replyTooBig(this.maxBytes);
+    if (!this.sse) return chunk;
+    const end = this.eventEnd(chunk);
     const n = chunk.byteLength;
-    const at = (back: number) => (n >= back ? chunk[n - back] : -1);
-    // An event ends with a blank line: \n\n, or \r\n before the last \n.
-    this.atEventEnd = at(1) === 10 && (at(2) === 10 || (at(2) === 13 && at(3) === 10));
-    return null;
+    if (n >= 2) this.before = [chunk[n - 2], chunk[n - 1]];
+    else if (n === 1) this.before = [this.before[1], chunk[0]];
+    if (end < 0) {
+      this.held.push(chunk);
+      return EMPTY;
+    }
+    const out = joined([...this.held, chunk.subarray(0, end)]);
+    this.held = end < n ? [chunk.slice(end)] : [];
+    return out;
   }
 
-  /** What ends the reply for `refusal`: an SSE error event, or null (the reply is cut). */
+  /** What is still held back when the reply ends as it should: it passes as it is. */
+  rest(): Uint8Array {
+    const out = joined(this.held);
+    this.held = [];
+    return out;
+  }
+
+  /** What ends the reply for `refusal`: an SSE error event (what is held back is dropped), or null (the reply is cut). */
   ending(refusal: Refusal): Uint8Array | null {
-    if (!this.sse || !this.atEventEnd) return null;
+    if (!this.sse) return null;
+    this.held = [];
     const event = { type: 'error', error: { type: 'relay_refused', message: refusal.message } };
     return new TextEncoder().encode(`event: error\ndata: ${JSON.stringify(event)}\n\n`);
   }
+
+  /** Where the last event ending in `chunk` ends (its blank line: \n\n, or \n\r\n), or -1. */
+  private eventEnd(chunk: Uint8Array): number {
+    const at = (i: number) => (i >= 0 ? chunk[i] : this.before[2 + i]);
+    for (let i = chunk.byteLength - 1; i >= 0; i--) {
+      if (chunk[i] !== 10) continue;
+      if (at(i - 1) === 10 || (at(i - 1) === 13 && at(i - 2) === 10)) return i + 1;
+    }
+    return -1;
+  }
+}
+
+const EMPTY = new Uint8Array(0);
+
+function joined(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.byteLength;
+  }
+  return out;
 }
 
 /**

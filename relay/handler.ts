@@ -219,19 +219,26 @@ function replyBody(
     {
       async pull(controller) {
         clearTimeout(slow);
-        let chunk: ReadableStreamReadResult<Uint8Array>;
-        try {
-          chunk = await timeout(reader.read(), idleMs, gaveUp);
-        } catch (error) {
-          return end(controller, error);
+        // Read until something may pass (an SSE reply passes whole events only) or the end.
+        let passing: Uint8Array = new Uint8Array(0);
+        while (!passing.byteLength) {
+          let chunk: ReadableStreamReadResult<Uint8Array>;
+          try {
+            chunk = await timeout(reader.read(), idleMs, gaveUp);
+          } catch (error) {
+            return end(controller, error);
+          }
+          if (chunk.done) {
+            const rest = meter.rest();
+            if (rest.byteLength) controller.enqueue(rest);
+            controller.close();
+            return;
+          }
+          const taken = meter.take(chunk.value);
+          if (taken instanceof Refusal) return end(controller, taken);
+          passing = taken;
         }
-        if (chunk.done) {
-          controller.close();
-          return;
-        }
-        const over = meter.count(chunk.value);
-        if (over) return end(controller, over);
-        controller.enqueue(chunk.value);
+        controller.enqueue(passing);
         // A caller that reads nothing for as long as the target may stay silent is closed.
         slow = setTimeout(() => {
           stop();

@@ -208,9 +208,10 @@ function forward(req: IncomingMessage, res: ServerResponse, url: URL, body: Buff
     meter = new ReplyMeter(ReplyMeter.isSSE(reply.headers['content-type']), f.maxBytes);
     reply.on('data', (chunk: Buffer) => {
       if (finished) return;
-      const over = meter!.count(chunk);
-      if (over) return stop(over);
-      if (res.write(chunk)) return void timer.refresh();
+      // An SSE reply passes whole events only (ReplyMeter): maybe nothing of this chunk yet.
+      const passing = meter!.take(chunk);
+      if (passing instanceof Refusal) return stop(passing);
+      if (!passing.byteLength || res.write(passing)) return void timer.refresh();
       reply.pause();
       waitingFor = 'page';
       timer.refresh();
@@ -225,7 +226,7 @@ function forward(req: IncomingMessage, res: ServerResponse, url: URL, body: Buff
     reply.on('end', () => {
       if (finished) return;
       finish();
-      if (reply.complete) res.end();
+      if (reply.complete) res.end(meter!.rest());
       else res.destroy();
     });
     reply.on('aborted', () => stop(null));

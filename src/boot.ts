@@ -6,11 +6,15 @@
 import { startPageAhead, type EarlyGlobals } from './page/ahead';
 import { AGENT_SCRIPT, createAgentWorker } from './page/agent-workers';
 import { LocalSandboxHost } from './page/local-sandbox';
+import { framedApp } from './framed';
 import { readUrlSettings } from './settings/url-settings';
 
 export const settings = readUrlSettings(location.search);
+/** The whole playground in another page's frame starts nothing and shows only a way out (./framed.ts). */
+export const framed = framedApp(location.search);
+
 export const ahead = startPageAhead(
-  settings,
+  framed ? { ...settings, ahead: false } : settings,
   {
     sandbox: (sample, started) => new LocalSandboxHost(sample, started),
     agent: createAgentWorker,

@@ -75,7 +75,9 @@ export function earlySandbox(embed: () => EmbedFiles): Plugin {
           go +
           embedded +
           `var q=new URLSearchParams(location.search);` +
-          `if(q.get('embed')==='1')e();else if(q.get('sandbox')!=='webcontainer'&&q.get('ahead')!=='off'){` +
+          // The whole playground in another page's frame starts no sandbox (src/framed.ts).
+          `var f;try{f=self.top!==self}catch(x){f=true}` +
+          `if(q.get('embed')==='1')e();else if(!f&&q.get('sandbox')!=='webcontainer'&&q.get('ahead')!=='off'){` +
           `const w=self.__s04EarlySandbox=new Worker(${JSON.stringify(`${base}${file}`)},{type:'module',name:'sandbox'});` +
           `w.addEventListener('error',function(e){e instanceof ErrorEvent||(w.s04NotLoaded=1);g()});` +
           `w.postMessage({type:${JSON.stringify(EARLY_BOOT_MESSAGE)},search:location.search});` +

@@ -20,6 +20,8 @@ const PROBLEMS = new Set<unknown>([
   'failedSubagent',
   'untyped',
   'unreadable',
+  'untimed',
+  'longLines',
 ]);
 
 export { MAX_SESSION_BYTES } from '../run/claude-code';

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { checkRecord, MAX_RECORD_BYTES, parseRecord, QUOTED, RecordError, schemaChecked } from './check';
+import {
+  checkRecord,
+  MAX_MESSAGE_CHARS,
+  MAX_RECORD_BYTES,
+  parseRecord,
+  QUOTED,
+  RecordError,
+  schemaChecked,
+} from './check';
 import { newRecord, RECORD_VERSION, type RecordEvent, type RunEvent, type RunSettings } from './record';
 import { readFileSync } from 'node:fs';
 import { secretSearch } from './secrets';
@@ -91,6 +99,23 @@ describe('opening a record from outside', () => {
     expect(refusal(() => checkRecord(newer))).toBe(
       `it was saved by a newer version of the playground (run format ${RECORD_VERSION + 1}; this one reads up to ${RECORD_VERSION})`,
     );
+  });
+
+  it('refuses a message over the size of one message, naming the event', () => {
+    const r = good();
+    const at = r.events.findIndex((e) => e.type === 'message');
+    const event = r.events[at] as Extract<RecordEvent, { type: 'message' }>;
+    const huge = { ...event, message: { role: 'user' as const, content: 'x'.repeat(MAX_MESSAGE_CHARS) } };
+    const events = r.events.map((e, i) => (i === at ? huge : e));
+    expect(refusal(() => checkRecord({ ...r, events }))).toBe(
+      `event ${at} (message) holds a message of 8.0 MB; one message may be at most 8.0 MB`,
+    );
+    // Within the size, it opens.
+    const fits = {
+      ...event,
+      message: { role: 'user' as const, content: 'x'.repeat(MAX_MESSAGE_CHARS - 100) },
+    };
+    expect(() => checkRecord({ ...r, events: r.events.map((e, i) => (i === at ? fits : e)) })).not.toThrow();
   });
 
   it('refuses a file over the size limit before parsing it', () => {

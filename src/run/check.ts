@@ -13,6 +13,7 @@ import { RECORD_FORMAT, RECORD_VERSION, type RecordEvent, type RunRecord } from 
 import { RecordError } from './record-error';
 import { upgradeV1, V1Schema } from './record-v1';
 import { findSecretField, mayNameSecret } from './secrets';
+import { messageChars } from './size';
 import { checkStory } from './story';
 
 export { quote, QUOTED, RecordError, type RecordProblem } from './record-error';
@@ -283,8 +284,35 @@ export function checkRecord(value: unknown, json?: string): RunRecord {
   const parsed = v.safeParse(RecordSchema, head);
   if (!parsed.success) throw shapeError(parsed.issues);
   const checked = { ...parsed.output, events: checkEvents(events as unknown[]) } as RunRecord;
+  checkMessageSizes(checked.events);
   checkStory(checked.events);
   return checked;
+}
+
+/**
+ * The most one message may hold, in characters of its JSON text: 8 MB, as one line of a session
+ * (src/run/claude-code/lines.ts). No run of the playground comes near it (a tool's result is cut
+ * at 200,000 characters at most); a message of 20 MB would hold the page for a minute.
+ */
+export const MAX_MESSAGE_CHARS = 8 * 1024 * 1024;
+
+/** Refuses a record with a message over MAX_MESSAGE_CHARS (its size is kept for the screen). */
+function checkMessageSizes(events: readonly RecordEvent[]): void {
+  events.forEach((event, i) => {
+    const messages =
+      event.type === 'message' ? [event.message] : event.type === 'spawn' ? event.messages : [];
+    for (const message of messages) {
+      const size = messageChars(message);
+      if (size > MAX_MESSAGE_CHARS) {
+        throw new RecordError('messageTooBig', {
+          event: i,
+          type: event.type,
+          size: megabytes(size),
+          max: megabytes(MAX_MESSAGE_CHARS),
+        });
+      }
+    }
+  });
 }
 
 /** Reads a run file's text: size, JSON, shape and story. */

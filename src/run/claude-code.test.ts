@@ -195,6 +195,26 @@ describe('sessions that lack something', () => {
     expect(reduceAll(record.events).subagents).toHaveLength(3);
   });
 
+  it('a session whose times cannot be read opens in the order of its lines, and says so', () => {
+    const files = claudeSession({ withThird: true });
+    const parent = `${SESSION_ID}.jsonl`;
+    const untimed = (text: string) => text.replace(/"timestamp":"[^"]*"/g, '"timestamp":"not a time"');
+    const timed = reduceAll(sessionRecord(asFiles(files)).record.events);
+    // The parent's times unreadable, its subagents' fine; then every file's.
+    for (const broken of [
+      { ...files, [parent]: untimed(files[parent]) },
+      Object.fromEntries(Object.entries(files).map(([name, text]) => [name, untimed(text)])),
+    ]) {
+      const { record, problems } = sessionRecord(asFiles(broken));
+      const said = problems.filter((p) => p.code === 'untimed');
+      expect(said).toHaveLength(1);
+      expect((said[0].params as { name: string }).name.split(', ')[0]).toBe(parent);
+      const view = reduceAll(parseRecord(JSON.stringify(record)).events);
+      expect(view.subagents.map((a) => a.messages)).toEqual(timed.subagents.map((a) => a.messages));
+      expect(view.parent.messages).toEqual(timed.parent.messages);
+    }
+  });
+
   it('files that hold no transcript are refused with a sentence', () => {
     expect(() => sessionRecord([{ path: 'notes.txt', text: 'hello' }])).toThrow(SessionError);
     expect(() => sessionRecord([{ path: 'a.jsonl', text: 'nope\n' }])).toThrow(SessionError);

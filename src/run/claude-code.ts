@@ -308,6 +308,23 @@ export function sessionRecord(
     for (const sub of subagentFiles) problems.push({ code: 'noParent', params: { name: sub.name } });
   }
 
+  // A file whose times cannot be read puts its records at no time the others can be set against:
+  // then every record takes a time made of its place in its file, a second apart. A subagent's
+  // records still fall between the call that started it and its result (`place` below), in order.
+  const untimed = problems.filter(
+    (p): p is Extract<SessionProblem, { code: 'untimed' }> => p.code === 'untimed',
+  );
+  if (untimed.length) {
+    // One sentence for them all, the parent's file first.
+    const names = untimed.map((p) => p.params.name);
+    const parentName = parentFile ? baseName(parentFile.path) : '';
+    names.sort((a, b) => Number(b === parentName) - Number(a === parentName));
+    problems.splice(0, problems.length, ...problems.filter((p) => p.code !== 'untimed'));
+    problems.unshift({ code: 'untimed', params: { name: names.join(', ') } });
+    allParentLines.forEach((line, i) => (line.t = i * 1000));
+    for (const sub of subagentFiles) sub.lines.forEach((line, i) => (line.t = i * 1000));
+  }
+
   const parentItems = itemsOf(parentLines);
   const subItems = new Map(transcripts.map((s) => [s, itemsOf(s.lines)]));
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_RECORD_BYTES, RecordError } from './check';
-import { fetchRecord, recordAddress } from './fetch-record';
+import { fetchRecord, fetchRecordFrom, recordAddress } from './fetch-record';
 import { LinkError } from './link';
 import { newRecord, type RunRecord } from './record';
 import { DEMO_SETTINGS } from '../../test/settings';
@@ -101,5 +101,77 @@ describe('a run opened by its address', () => {
     const error = await refusal('https://a.example/page.html', fetch);
     expect(error).toBeInstanceOf(RecordError);
     expect(error.code).toBe('notJsonToken');
+  });
+
+  it('follows a redirect only to an address record= takes, and says where the run was read', async () => {
+    /** A response as fetch gives it after following redirects to `url`. */
+    const movedTo = (url: string) => () => {
+      const response = new Response(JSON.stringify(record));
+      Object.defineProperty(response, 'url', { value: url });
+      Object.defineProperty(response, 'redirected', { value: true });
+      return response;
+    };
+    const followed = answering(movedTo('https://files.example/run.json'));
+    expect(await fetchRecordFrom('https://a.example/r.json', { fetch: followed.fetch })).toEqual({
+      record,
+      address: 'https://files.example/run.json',
+    });
+    expect(followed.asked[0].init).toMatchObject({ redirect: 'follow' });
+    for (const away of ['http://files.example/run.json', 'http://10.0.0.1/run.json']) {
+      const error = await refusal('https://a.example/r.json', answering(movedTo(away)).fetch);
+      expect(error.code, away).toBe('redirect');
+      expect(error.message).toBe(
+        `the server sent it on to ${away}, an address record= does not take (https, or http on this machine only)`,
+      );
+    }
+  });
+
+  /** A fetch that never answers until it is aborted, as a silent server. */
+  const silent = (async (_url: URL, init?: RequestInit) =>
+    new Promise((_resolve, reject) =>
+      init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+    )) as unknown as typeof globalThis.fetch;
+
+  it('gives up on a server silent for the idle wait, and on one too slow in all, with a sentence', async () => {
+    const quiet = await fetchRecord('https://a.example/r.json', { fetch: silent, idleMs: 20 }).catch(
+      (e) => e,
+    );
+    expect(quiet).toBeInstanceOf(LinkError);
+    expect(quiet.code).toBe('silent');
+    expect(quiet.params).toEqual({ seconds: 0 });
+
+    // A byte now and then keeps the idle wait from ending; the whole wait ends it.
+    const trickle = answering(() => {
+      let timer: ReturnType<typeof setInterval>;
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          timer = setInterval(() => controller.enqueue(new Uint8Array([0x20])), 5);
+        },
+        cancel: () => clearInterval(timer),
+      });
+      return new Response(body);
+    });
+    const progress: number[] = [];
+    const slow = await fetchRecord('https://a.example/r.json', {
+      fetch: trickle.fetch,
+      idleMs: 1000,
+      totalMs: 60,
+      onProgress: (received) => progress.push(received),
+    }).catch((e) => e);
+    expect(slow.code).toBe('slow');
+    expect(slow.message).toMatch(/^the file took more than 0\.1 s to arrive/);
+    expect(progress.length).toBeGreaterThan(1);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  });
+
+  it('is cancelled by its signal, with a sentence of its own', async () => {
+    const cancel = new AbortController();
+    const fetching = fetchRecord('https://a.example/r.json', { fetch: silent, signal: cancel.signal }).catch(
+      (e) => e,
+    );
+    cancel.abort();
+    const error = await fetching;
+    expect(error.code).toBe('cancelled');
+    expect(error.message).toBe('fetching it was cancelled');
   });
 });

@@ -31,6 +31,13 @@ const LINK_PROBLEMS = {
   unreachable: () =>
     'the server did not answer, or it does not let other sites read the file (it sends no CORS header)',
   status: (p: { status: string }) => `the server answered ${p.status}`,
+  redirect: (p: { url: string }) =>
+    `the server sent it on to ${p.url}, an address record= does not take (https, or http on this machine only)`,
+  silent: (p: { seconds: number }) =>
+    `the server sent nothing for ${p.seconds} s; try again later, or ask for the file at another address`,
+  slow: (p: { seconds: number }) =>
+    `the file took more than ${p.seconds} s to arrive; try again on a faster connection, or ask for a smaller run`,
+  cancelled: () => 'fetching it was cancelled',
 };
 
 export type LinkProblem = keyof typeof LINK_PROBLEMS;
@@ -61,6 +68,9 @@ export function shareable(record: RunRecord): RunRecord {
   return { ...record, settings, events };
 }
 
+/** How much of a packed run the decompressor is given at once (deflate unpacks 1 byte to 1032 at most). */
+const PACKED_SLICE = 16 * 1024;
+
 /** A record's JSON text, compressed and written in base64url: what `#run=` holds. */
 export async function packRecord(json: string): Promise<string> {
   const stream = new Blob([json]).stream().pipeThrough(new CompressionStream('deflate-raw'));
@@ -76,13 +86,19 @@ export async function unpackRecord(packed: string): Promise<RunRecord> {
   if (!bytes) throw new LinkError('damaged');
   // A stream of the bytes at hand, not a Blob's: a Blob's stream hands them over in tasks of their
   // own, each queued behind whatever the page has to do (on a page booting from the link, 50 to
-  // 200 ms of it, measured); this one unpacks the run in the task that asked for it.
-  const source = new ReadableStream<BufferSource>({
-    start(controller) {
-      controller.enqueue(bytes);
-      controller.close();
+  // 200 ms of it, measured); this one unpacks the run in the task that asked for it. It hands the
+  // decompressor a slice at a time, as it asks for more: a link that unpacks to a gigabyte is
+  // stopped at the cap after a few slices, never unpacked whole (a slice unpacks to 16 MB at most).
+  let at = 0;
+  const source = new ReadableStream<BufferSource>(
+    {
+      pull(controller) {
+        if (at >= bytes.byteLength) return controller.close();
+        controller.enqueue(bytes.subarray(at, (at += PACKED_SLICE)));
+      },
     },
-  });
+    { highWaterMark: 0 },
+  );
   const stream = source.pipeThrough(new DecompressionStream('deflate-raw'));
   let text: string;
   let size: number;
@@ -97,24 +113,36 @@ export async function unpackRecord(packed: string): Promise<RunRecord> {
 
 /**
  * A stream's bytes as UTF-8 text, refused (RecordError `tooBig`) as soon as it passes `max` bytes:
- * neither a link nor a server gets the page to hold more than a run file may be.
+ * neither a link nor a server gets the page to hold more than a run file may be. `onChunk` is told
+ * the bytes so far as they come; `signal` stops the reading (it then throws the signal's reason).
  */
 export async function readCapped(
   stream: ReadableStream<Uint8Array>,
   max: number,
+  onChunk?: (size: number) => void,
+  signal?: AbortSignal,
 ): Promise<{ text: string; size: number }> {
   const reader = stream.getReader();
+  const stop = () => void reader.cancel(signal?.reason).catch(() => {});
+  signal?.addEventListener('abort', stop);
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      void reader.cancel().catch(() => {});
-      throw tooBig(size, max);
+  try {
+    for (;;) {
+      if (signal?.aborted) throw signal.reason;
+      const { done, value } = await reader.read();
+      if (signal?.aborted) throw signal.reason;
+      if (done) break;
+      size += value.byteLength;
+      if (size > max) {
+        void reader.cancel().catch(() => {});
+        throw tooBig(size, max);
+      }
+      chunks.push(value);
+      onChunk?.(size);
     }
-    chunks.push(value);
+  } finally {
+    signal?.removeEventListener('abort', stop);
   }
   // Joined here rather than through a Blob, which would wait for a task of its own.
   const joined = new Uint8Array(size);

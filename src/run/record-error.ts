@@ -21,6 +21,8 @@ const RECORD_PROBLEMS = {
   shape: (p: { at: string; expected: string; received: string }) =>
     `its shape is wrong at ${p.at}: ${p.expected} expected, ${p.received} found`,
   tooBig: (p: { size: string; max: string }) => `it is ${p.size}; a run file may be at most ${p.max}`,
+  messageTooBig: (p: Where & { size: string; max: string }) =>
+    `${where(p)} holds a message of ${p.size}; one message may be at most ${p.max}`,
   notJson: (p: { at: number }) => `it is not JSON (it breaks at character ${p.at})`,
   notJsonToken: (p: { token: string }) => `it is not JSON (it has ${p.token} where JSON cannot)`,
   notJsonEnd: () => 'it is not JSON (it ends too soon)',

@@ -32,6 +32,7 @@ import type { WorkboxPlugin } from 'workbox-core';
 import { PrecacheController, PrecacheRoute, type PrecacheEntry } from 'workbox-precaching';
 import { Route, Router } from 'workbox-routing';
 import { CacheFirst } from 'workbox-strategies';
+import { isEmbedAddress, NO_FRAMING_HEADERS } from '../framed';
 import { ISOLATION_HEADERS } from '../sandbox/isolation';
 import { CLAIM, RUNS, SKIP_WAITING, type ClaimAnswer } from './protocol';
 
@@ -253,7 +254,20 @@ async function claim(script: string, port: MessagePort | undefined): Promise<voi
   port?.postMessage(answer);
 }
 
+/**
+ * The whole playground's page, served here, refuses to be framed as the configured hosts say
+ * (src/framed.ts); the embed's (`embed=1`) does not. A host without headers (GitHub Pages) gets
+ * this from the second visit on; the page's own check covers the first.
+ */
+function framing(request: Request, response: Response): Response {
+  if (request.mode !== 'navigate' || response.type === 'opaque' || response.status === 0) return response;
+  if (isEmbedAddress(new URL(request.url).search) || response.headers.has('Content-Security-Policy'))
+    return response;
+  return withHeaders(response, NO_FRAMING_HEADERS);
+}
+
 self.addEventListener('fetch', (event) => {
-  const responding = router.handleRequest({ event, request: event.request });
-  if (responding) event.respondWith(responding.then(isolated));
+  const request = event.request;
+  const responding = router.handleRequest({ event, request });
+  if (responding) event.respondWith(responding.then((response) => framing(request, isolated(response))));
 });

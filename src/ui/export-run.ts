@@ -7,7 +7,10 @@ import type { Viewer } from './viewer.svelte';
  * is never part of either.
  */
 export function downloadRun(viewer: Viewer, kind: 'record' | 'otlp' = 'record'): Promise<void> {
-  const when = new Date(viewer.record?.startedAt ?? Date.now()).toISOString().replace(/[:.]/g, '-');
+  // An opened record's start is clamped (src/run/clamp.ts); a date out of range is never asked for.
+  const started = viewer.record?.startedAt ?? Date.now();
+  const date = new Date(Math.abs(started) <= 8.64e15 ? started : Date.now());
+  const when = date.toISOString().replace(/[:.]/g, '-');
   if (kind === 'record') {
     save(viewer.exportRun(), `s04-run-${when}.json`);
     return Promise.resolve();

@@ -170,6 +170,7 @@ describe('errors of the pure modules, said on the screen', () => {
     secretField: ['secretField', { field: 'apiKey' }],
     shape: ['shape', { at: 'events.0.type', expected: '"message" | "log"', received: '"other"' }],
     tooBig: ['tooBig', { size: '30 MB', max: '25 MB' }],
+    messageTooBig: ['messageTooBig', { event: 2, type: 'message', size: '20.0 MB', max: '8.0 MB' }],
     notJson: ['notJson', { at: 12 }],
     notJsonToken: ['notJsonToken', { token: '"h"' }],
     notJsonEnd: ['notJsonEnd'],
@@ -248,5 +249,19 @@ describe('errors of the pure modules, said on the screen', () => {
   it('a reason from outside is shown as it came', () => {
     locale.current = 'ja';
     expect(say(sentenceOf(new Error('Authentication failed (401)')))).toBe('Authentication failed (401)');
+  });
+});
+
+describe('values set into a sentence', () => {
+  it('lose their direction controls, so that they cannot turn the words around them', () => {
+    const hostile = 'a\u202Eevil\u202C b\u2067c\u2069 d\u202Ae\u202Bf\u202D';
+    expect(t('status.failed', { reason: hostile })).toBe('Failed: aevil bc def');
+    expect(
+      say({ key: 'notice.cannotOpen', params: { name: '\u202Erun.json', reason: { text: '\u2066x' } } }),
+    ).toBe('Cannot open run.json: x.');
+    // Plain values come through as they are.
+    expect(t('status.failed', { reason: 'ordinary (RTL: \u05e9\u05dc\u05d5\u05dd)' })).toBe(
+      'Failed: ordinary (RTL: \u05e9\u05dc\u05d5\u05dd)',
+    );
   });
 });

@@ -122,8 +122,30 @@ function filled(parts: readonly string[], options: TOptions | undefined, lng: La
   return text;
 }
 
+/**
+ * Direction controls (embeddings, overrides, isolates: U+202A-202E, U+2066-2069) a value set into
+ * one of our sentences may carry: a file's or a model's text could otherwise turn the sentence's
+ * own words around it. The text itself, where the screen shows it as content, keeps them, isolated
+ * by its element (`unicode-bidi: isolate` on `[lang=""]`, app.css).
+ */
+const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
+const BIDI_CONTROLS = new RegExp(BIDI_CONTROL.source, 'g');
+
+/** The values with the direction controls taken out of their strings (the same object when none has any). */
+function withoutBidiControls(options: TOptions): TOptions {
+  let out: TOptions | null = null;
+  for (const name in options) {
+    const value = options[name];
+    if (typeof value !== 'string' || !BIDI_CONTROL.test(value)) continue;
+    out ??= { ...options };
+    out[name] = value.replace(BIDI_CONTROLS, '');
+  }
+  return out ?? options;
+}
+
 /** The translated string for a key such as `prompt.run`, with `{{name}}` values and plural `count`. */
-export function t(key: string, options?: TOptions): string {
+export function t(key: string, given?: TOptions): string {
+  const options = given && withoutBidiControls(given);
   const lng = locale.current;
   let id = `${lng}\u0000${key}`;
   if (options) {

@@ -7,6 +7,7 @@
  */
 import { RecordError } from '../run/check';
 import { LinkError } from '../run/link';
+import type { RemovedPart } from '../run/secrets';
 import { StorageProblem } from '../run/storage-problem';
 import type { SettingsProblem } from '../settings/model-settings';
 import { isChunkFailure } from './chunk-failures.svelte';
@@ -15,11 +16,14 @@ import { t } from './i18n';
 export type Sentence =
   | { key: string; params?: Record<string, string | number | Sentence> }
   /** Text that is not ours to translate (it came from outside, as it is). */
-  | { text: string };
+  | { text: string }
+  /** Several sentences said one after another, joined by `joiner` (a space by default). */
+  | { all: Sentence[]; joiner?: string };
 
 /** The sentence in the language on screen; a parameter that is itself a sentence is said first. */
 export function say(sentence: Sentence): string {
   if ('text' in sentence) return sentence.text;
+  if ('all' in sentence) return sentence.all.map(say).join(sentence.joiner ?? ' ');
   const params: Record<string, string | number> = {};
   for (const [name, value] of Object.entries(sentence.params ?? {})) {
     params[name] = typeof value === 'object' ? say(value) : value;
@@ -31,7 +35,7 @@ export function say(sentence: Sentence): string {
 export class ScreenError extends Error {
   readonly sentence: Sentence;
   constructor(sentence: Sentence) {
-    super('text' in sentence ? sentence.text : sentence.key);
+    super('key' in sentence ? sentence.key : say(sentence));
     this.sentence = sentence;
   }
 }
@@ -44,6 +48,22 @@ export function sentenceOf(error: unknown): Sentence {
   if (error instanceof StorageProblem) return { key: `storage.${error.code}`, params: error.params };
   if (isChunkFailure(error)) return { key: 'update.chunkFailed' };
   return { text: error instanceof Error ? error.message : String(error) };
+}
+
+/** Both sentences, the first first; either may be missing. */
+export function both(first: Sentence | null, second: Sentence | null): Sentence | null {
+  if (!first || !second) return first ?? second;
+  return { all: [first, second] };
+}
+
+/** What to say of the secrets taken out of a run (null when none were): `where` says where. */
+export function removedSentence(
+  removed: readonly RemovedPart[],
+  where: 'opened' | 'file' | 'link',
+): Sentence | null {
+  if (!removed.length) return null;
+  const parts: Sentence = { all: removed.map((part) => ({ key: `secrets.part.${part}` })), joiner: ', ' };
+  return { key: `secrets.removed.${where}`, params: { parts } };
 }
 
 /** What to say about a settings problem. */

@@ -16,7 +16,7 @@ import {
 } from '../core/variants';
 import { probeRelay, RELAY_PATH } from '../models/relay';
 import type { RunSetup } from '../page/conversation';
-import type { RunEvent } from '../run/record';
+import { redactRecord, Redactor, redactURL } from '../run/secrets';
 import {
   DEFAULTS,
   hostOf,
@@ -109,6 +109,11 @@ export class Settings {
   /** The API key as saved: never part of anything recorded or exported. */
   get key(): string {
     return this.modelSettings.apiKey;
+  }
+
+  /** The endpoint calls go to (its secrets are never part of a run's record). */
+  get endpoint(): string {
+    return this.modelSettings.baseURL;
   }
 
   /** Keeps the Settings dialog's values; the key is stored only if the learner asked for it. */
@@ -235,11 +240,13 @@ export class Settings {
   forRun(sandbox: { label: string; workdir: string }): RunSetup {
     const { provider, model, baseURL, apiKey } = this.modelSettings;
     const { context, limits } = this;
+    // The record keeps the endpoint without its secrets, and none of them in any text it holds.
+    const redactor = new Redactor({ apiKey, endpoints: [baseURL] });
     return {
       settings: {
         provider,
         model: provider === 'demo' ? 'demo' : model,
-        ...(provider === 'anthropic' ? { baseURL } : {}),
+        ...(provider === 'anthropic' ? { baseURL: redactURL(baseURL.trim()).url } : {}),
         sample: this.#url.sample,
         sandbox: sandbox.label || this.#url.sandbox,
         context,
@@ -256,20 +263,10 @@ export class Settings {
         limits,
       },
       maxSubagents: this.subagentsAtOnce,
-      scrub: (event) => scrubbed(event, apiKey),
-      reason: (error) => scrub(message(error), apiKey),
+      scrub: (event) => redactRecord(event, redactor),
+      reason: (error) => redactor.text(message(error)),
     };
   }
-}
-
-/** An event as recorded: the API key is scrubbed from what a worker reports (errors, retries). */
-function scrubbed(event: RunEvent, key: string): RunEvent {
-  if (!key) return event;
-  if (event.type === 'error') return { ...event, error: scrub(event.error, key) };
-  if (event.type === 'stream' && event.event.type === 'retrying') {
-    return { ...event, event: { ...event.event, reason: scrub(event.event.reason, key) } };
-  }
-  return event;
 }
 
 export function message(error: unknown): string {

@@ -8,8 +8,8 @@ import { quote } from '../run/check';
 import { packedIn } from '../run/link-key';
 import type { RecordOrigin, RunRecord } from '../run/record';
 import type { UrlSettings } from '../settings/url-settings';
-import { scrub } from '../settings/model-settings';
-import { sentenceOf, type Sentence } from './sentence';
+import type { RemovedPart } from '../run/secrets';
+import { both, sentenceOf, type Sentence } from './sentence';
 import type { Screen, Viewer } from './viewer.svelte';
 
 /** What Copy link made. */
@@ -20,6 +20,8 @@ export interface SharedLink {
   chars: number;
   /** The step it shows. */
   step: number;
+  /** What was taken out of the run before it was packed (src/run/outgoing.ts). */
+  removed: RemovedPart[];
 }
 
 export class Share {
@@ -29,6 +31,9 @@ export class Share {
   link = $state.raw<SharedLink | null>(null);
   /** A shared run is being unpacked or fetched. */
   opening = $state(false);
+  /** The `record=` file being fetched: its address, the bytes so far and the announced size. */
+  fetching = $state.raw<{ address: string; received: number; total: number | null } | null>(null);
+  #cancel: AbortController | null = null;
 
   constructor(viewer: Viewer, screen: Screen) {
     this.#viewer = viewer;
@@ -41,10 +46,11 @@ export class Share {
     if (!record) return (this.link = null);
     const { fragmentLink, LINK_MAX_CHARS, packRecord, shareable } = await import('../run/link');
     const step = this.#viewer.step ?? this.#viewer.steps;
-    const json = scrub(JSON.stringify(shareable(record)), this.#screen.settings.key);
+    const { record: clean, removed } = this.#viewer.outgoing();
+    const json = JSON.stringify(shareable(clean));
     const href = fragmentLink(base, await packRecord(json), step);
     const fits = href.length <= LINK_MAX_CHARS;
-    return (this.link = { href: fits ? href : null, chars: href.length, step });
+    return (this.link = { href: fits ? href : null, chars: href.length, step, removed });
   }
 
   /** The step a link to the run's exported file shows: that of the last link made. */
@@ -61,14 +67,20 @@ export class Share {
     if (packed === undefined && url.record === undefined) return;
     this.opening = true;
     const start = performance.now();
-    const origin: RecordOrigin =
-      packed !== undefined ? { kind: 'link' } : { kind: 'link', address: url.record };
+    // What the page said of its address (the ignored URL settings) stays beside what opening says.
+    const kept = this.#screen.notice;
+    let record: RunRecord;
+    let origin: RecordOrigin = { kind: 'link' };
     try {
-      const record: RunRecord =
-        packed !== undefined
-          ? await (await import('../run/link')).unpackRecord(packed)
-          : await (await import('../run/fetch-record')).fetchRecord(url.record!);
+      if (packed !== undefined) record = await (await import('../run/link')).unpackRecord(packed);
+      else {
+        const fetched = await this.#fetch(url.record!);
+        record = fetched.record;
+        // The banner names where the run came from: the address it was read at, after redirects.
+        origin = { kind: 'link', address: fetched.address };
+      }
       this.#viewer.open(record, origin);
+      this.#screen.notice = both(kept, this.#screen.notice);
       if (url.step !== undefined) this.#viewer.stepTo(url.step);
       // `share:open`: from the URL read to the run at its step painted (the bench reads it).
       // (A tab in the background paints nothing: the sandbox's boot waits for it 250 ms at most.)
@@ -79,9 +91,47 @@ export class Share {
       performance.measure('share:open', { start, end: performance.now() });
     } catch (error) {
       const name: Sentence = packed !== undefined ? { key: 'share.theLink' } : { text: quote(url.record!) };
-      this.#screen.notice = { key: 'notice.cannotOpen', params: { name, reason: sentenceOf(error) } };
+      this.#screen.notice = both(kept, {
+        key: 'notice.cannotOpen',
+        params: { name, reason: sentenceOf(error) },
+      });
     } finally {
       this.opening = false;
+      this.fetching = null;
     }
   }
+
+  /** Fetches `record=`, showing its progress (`fetching`) and offering Cancel meanwhile. */
+  async #fetch(address: string) {
+    const { fetchRecordFrom } = await import('../run/fetch-record');
+    const cancel = new AbortController();
+    this.#cancel = cancel;
+    this.fetching = { address, received: 0, total: null };
+    try {
+      return await fetchRecordFrom(address, {
+        signal: cancel.signal,
+        onProgress: (received, total) => (this.fetching = { address, received, total }),
+        ...testTimeouts(),
+      });
+    } finally {
+      this.#cancel = null;
+    }
+  }
+
+  /** Cancels the fetch of `record=` under way: the page says so, and stays as it is. */
+  cancelFetch(): void {
+    this.#cancel?.abort();
+  }
+}
+
+/**
+ * The waits of `record=` (src/run/fetch-record.ts), shorter in a test build only: a test sets
+ * `window.__s04RecordTimeouts = { idleMs, totalMs }` before the page loads
+ * (docs/automation-contract.md). Any other build keeps 30 s and 120 s.
+ */
+function testTimeouts(): { idleMs?: number; totalMs?: number } {
+  if (import.meta.env.MODE !== 'test') return {};
+  const set = (globalThis as { __s04RecordTimeouts?: { idleMs?: number; totalMs?: number } })
+    .__s04RecordTimeouts;
+  return { idleMs: set?.idleMs, totalMs: set?.totalMs };
 }

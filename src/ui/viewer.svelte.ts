@@ -7,12 +7,12 @@ import { isSessionFile, MAX_SESSION_BYTES, SessionError, type SessionProblem } f
 import { ledgerOf, type RunLedger } from '../run/measures';
 import type { RecordEvent, RecordOrigin, RunRecord, RunStatus } from '../run/record';
 import type { RunView } from '../run/view';
+import { outgoing } from '../run/outgoing';
 import { Replay } from '../run/replay';
-import { scrub } from '../settings/model-settings';
 import type { PickedFile } from './dropped-files';
 import { Playback } from './playback.svelte';
 import type { Recorder } from './recorder.svelte';
-import { sentenceOf, type Sentence } from './sentence';
+import { both, removedSentence, sentenceOf, type Sentence } from './sentence';
 
 /** A record opened from History, a file or the example: viewed and stepped through, read-only. */
 interface Opened {
@@ -24,8 +24,8 @@ interface Opened {
 /** What the viewer needs of the page around it. */
 export interface Screen {
   readonly running: boolean;
-  /** The API key (never part of an export). */
-  readonly settings: { readonly key: string };
+  /** The API key and the endpoint set on this page (neither's secrets are part of an export). */
+  readonly settings: { readonly key: string; readonly endpoint?: string };
   /** A message for the user (a file that cannot be opened), or null. */
   notice: Sentence | null;
   /** The prompt box's text: emptied when a session opens (what it holds is not the session's). */
@@ -127,12 +127,29 @@ export class Viewer {
     return (this.opened?.replay ?? this.#recorder.replay)?.timeOf(step) ?? 0;
   }
 
-  /** Shows a record read-only, at its end. */
-  open(record: RunRecord, origin: RecordOrigin): void {
+  /**
+   * Shows a record read-only, at its end: its numbers clamped and its secrets taken out first
+   * (src/run/outgoing.ts), and the notice says what was taken.
+   */
+  open(given: RunRecord, origin: RecordOrigin): void {
     this.playback.pause();
+    const { record, removed } = outgoing(given, this.#secrets());
     this.opened = { record, origin, replay: new Replay(record.events) };
     this.step = null;
-    this.#screen.notice = null;
+    this.#screen.notice = removedSentence(removed, 'opened');
+  }
+
+  /** What a record's redaction is told of on this page: the key and the endpoint. */
+  #secrets() {
+    const { key, endpoint } = this.#screen.settings;
+    return { apiKey: key, endpoints: endpoint ? [endpoint] : [] };
+  }
+
+  /** The shown record as it may leave the page (src/run/outgoing.ts), and what was taken out of it. */
+  outgoing(): ReturnType<typeof outgoing> {
+    const record = this.record;
+    if (!record) throw new Error('There is no run to export yet');
+    return outgoing(record, this.#secrets());
   }
 
   closeOpened(): void {
@@ -190,7 +207,7 @@ export class Viewer {
         (share) => (this.reading = share),
       );
       this.open(record, { kind: 'session', name });
-      this.#screen.notice = problemsSentence(problems);
+      this.#screen.notice = both(this.#screen.notice, problemsSentence(problems));
       this.#screen.prompt = '';
       performance.measure('session:open', { start, end: performance.now() });
     } catch (error) {
@@ -206,19 +223,19 @@ export class Viewer {
     }
   }
 
-  /** The record on screen as JSON; the API key is never part of it. */
+  /** The record on screen as JSON, without secrets; the notice says what was taken out. */
   exportRun(): string {
-    const record = this.record;
-    if (!record) throw new Error('There is no run to export yet');
-    return scrub(JSON.stringify(record), this.#screen.settings.key);
+    const { record, removed } = this.outgoing();
+    this.#screen.notice = removedSentence(removed, 'file') ?? this.#screen.notice;
+    return JSON.stringify(record);
   }
-  /** The record on screen as OpenTelemetry traces (OTLP JSON); the API key is never part of it. */
+  /** The record on screen as OpenTelemetry traces (OTLP JSON), without secrets. */
   async exportOtlp(): Promise<string> {
-    const record = this.record;
-    if (!record) throw new Error('There is no run to export yet');
+    const { record, removed } = this.outgoing();
     // Loaded when first asked for: nothing of it is on the way of the first paint.
     const { toOtlp } = await import('../run/otlp');
-    return scrub(JSON.stringify(toOtlp(record)), this.#screen.settings.key);
+    this.#screen.notice = removedSentence(removed, 'file') ?? this.#screen.notice;
+    return JSON.stringify(toOtlp(record));
   }
 }
 

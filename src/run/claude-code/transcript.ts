@@ -22,7 +22,11 @@ export type SessionProblem =
   /** Records that say nothing of their kind (no `type`, no message role): left out. */
   | { code: 'untyped'; params: { name: string; count: number } }
   /** A file whose bytes could not be read (moved, changed or removed as it was opened). */
-  | { code: 'unreadable'; params: { name: string; reason: string } };
+  | { code: 'unreadable'; params: { name: string; reason: string } }
+  /** Lines over the budget of one line (./lines.ts), left out unread. */
+  | { code: 'longLines'; params: { name: string; count: number; line: number; max: string } }
+  /** No line of the file holds a time that can be read: the session is shown in the lines' order. */
+  | { code: 'untimed'; params: { name: string } };
 
 export type Json = Record<string, unknown>;
 
@@ -101,6 +105,8 @@ export function readLines(
     lines.push({ rec, t });
   }
   progress?.(Math.max(0, text.length - reported));
+  if (lines.length && Number.isNaN(last))
+    problems.push({ code: 'untimed', params: { name: baseName(file.path) } });
   // Lines before the first time take it.
   const first = lines.find((l) => !Number.isNaN(l.t))?.t ?? 0;
   for (const line of lines) {

@@ -4,10 +4,16 @@
  * the page how far it got. One worker per opening; the page terminates it after the answer.
  */
 import * as Comlink from 'comlink';
-import { checkRecord } from '../../run/check';
-import { sessionRecord, SessionError, type SessionFile } from '../../run/claude-code';
+import { checkRecord, megabytes } from '../../run/check';
+import { sessionRecord, SessionError, type SessionFile, type SessionProblem } from '../../run/claude-code';
+import { MAX_SESSION_LINE_BYTES, readWithinLineBudget } from '../../run/claude-code/lines';
 import { messageChars, messageTokens } from '../../run/size';
 import type { SessionAnswer, SessionInput, SessionWorkerApi } from './protocol';
+
+/** A path's last part: the file's name. */
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
 
 const api: SessionWorkerApi = {
   async open(inputs: SessionInput[], onProgress): Promise<SessionAnswer> {
@@ -15,16 +21,33 @@ const api: SessionWorkerApi = {
     // Reading the bytes is half the work, parsing and converting them the other half.
     let done = 0;
     const files: SessionFile[] = [];
+    const long: SessionProblem[] = [];
     for (const input of inputs) {
+      // Read as a stream: a line over its budget is dropped as it comes, never held or parsed.
+      let read: Awaited<ReturnType<typeof readWithinLineBudget>>;
       try {
-        files.push({ path: input.path, text: await input.file.text() });
+        read = await readWithinLineBudget(input.file.stream(), MAX_SESSION_LINE_BYTES, (bytes) => {
+          done += bytes / 2;
+          onProgress(done, total);
+        });
       } catch (error) {
         // One file the browser cannot read (changed or removed since it was picked) is left out.
         const reason = error instanceof Error ? error.message || error.name : String(error);
         files.push({ path: input.path, text: '', unreadable: reason });
+        continue;
       }
-      done += input.file.size / 2;
-      onProgress(done, total);
+      files.push({ path: input.path, text: read.text });
+      if (read.long.count) {
+        long.push({
+          code: 'longLines',
+          params: {
+            name: baseName(input.path),
+            count: read.long.count,
+            line: read.long.first,
+            max: megabytes(MAX_SESSION_LINE_BYTES),
+          },
+        });
+      }
     }
     const textChars = files.reduce((sum, file) => sum + file.text.length, 0) || 1;
     let read = 0;
@@ -41,7 +64,12 @@ const api: SessionWorkerApi = {
       const tokens = record.events.map((event) =>
         event.type === 'message' ? messageTokens(event.message) : -1,
       );
-      return { ok: true, opened: { ...opened, record }, chars, tokens };
+      return {
+        ok: true,
+        opened: { ...opened, record, problems: [...long, ...opened.problems] },
+        chars,
+        tokens,
+      };
     } catch (error) {
       if (error instanceof SessionError) return { ok: false, code: error.code, params: error.params };
       throw error;
