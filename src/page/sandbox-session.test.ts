@@ -24,7 +24,11 @@ function fakeHost(kind: 'local' | 'webcontainer') {
 }
 
 vi.mock('./local-sandbox', () => ({
-  LocalSandboxHost: { take: () => fakeHost('local') },
+  LocalSandboxHost: class {
+    constructor() {
+      return fakeHost('local');
+    }
+  },
 }));
 vi.mock('./webcontainer-host', () => ({
   cannotBootReason: () => null,
