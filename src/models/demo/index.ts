@@ -57,6 +57,7 @@ import { sleep, streamResponse } from '../stream';
 import { callMark, DemoGate } from './gate';
 import { planParent } from './parent';
 import { planSubagent } from './subagent';
+import { answerCodeword, asksCodeword, parentCodeword } from './codeword';
 import { textFor } from './say';
 import { isSubagentRequest, readTurn, type Plan } from './turn';
 
@@ -102,7 +103,11 @@ export function demoRespond(request: ModelRequest): ModelResponse {
   const tools = new Set(request.tools.map((t) => t.name));
   let plan: Plan;
   try {
-    plan = isSubagentRequest(request) ? planSubagent(turn, tools) : planParent(turn, tools);
+    const subagent = isSubagentRequest(request);
+    // The planted code word (./codeword.ts): answered from what the request holds, in any mode.
+    if (asksCodeword(turn.prompt))
+      plan = subagent ? answerCodeword(request, turn) : parentCodeword(request, turn, tools);
+    else plan = subagent ? planSubagent(turn, tools) : planParent(turn, tools);
   } catch (error) {
     // The demo must never break a run: a parsing slip becomes an honest final answer.
     plan = { text: textFor(turn.prompt).failed(error instanceof Error ? error.message : String(error)) };
