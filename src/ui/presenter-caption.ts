@@ -5,6 +5,7 @@
  * the columns and the inspector number calls ("Parent call 2", "Subagent 1 call 3").
  */
 import type { AgentId } from '../core/messages';
+import { isolationCheck } from '../run/isolation';
 import { agentFigures, ledgerOf, type CallEntry } from '../run/measures';
 import { reduceAll } from '../run/reduce-range';
 import type { RunView } from '../run/view';
@@ -74,7 +75,15 @@ function callCaption(moment: Moment, record: RunRecord, agent: string, other: st
       ? t('presenter.callReturned', { agent, call, sent, child: agentName(returned[0].agent), read })
       : t('presenter.callReturnedMany', { agent, call, sent, children: returned.length, read });
   }
-  if (moment.other) return t('presenter.callChild', { agent, call, sent, count, other });
+  if (moment.other) {
+    // What the isolation check found in this call (src/run/isolation.ts), not what the mode promises.
+    const checked = isolationCheck(record)
+      .agents.find((a) => a.agent === moment.agent)
+      ?.calls.find((c) => c.n === call);
+    if (checked && checked.carried.length)
+      return t('presenter.callCarried', { agent, call, sent, count, other, carried: checked.carried.length });
+    return t('presenter.callChild', { agent, call, sent, count, other });
+  }
   return t('presenter.call', { agent, call, sent, count });
 }
 
