@@ -1,0 +1,112 @@
+/**
+ * What a run cost in money, read from the call ledger (./ledger.ts): each call's uncached input,
+ * cache write, cache read and output, each at its own rate per million tokens. A call the API did
+ * not count in parts (an estimate, or a reply without cache fields) is all uncached input.
+ *
+ * The default rates are Anthropic's published prices for the models the playground suggests, as
+ * read on PRICES_READ (docs/protocol.md, "What a run costs"); the learner may change them in
+ * Settings, and add a row for any other model id. A model with no row is not priced: its
+ * tokens are shown, and the screen says that it has no price.
+ */
+import type { CallEntry } from './ledger';
+
+/** US dollars per million tokens, for each kind of token a call is billed for. */
+export interface Price {
+  input: number;
+  output: number;
+  /** Writing the prompt cache (5-minute lifetime). */
+  cacheWrite: number;
+  /** Reading the prompt cache (a cache hit). */
+  cacheRead: number;
+}
+
+/** One row of the price table: a model id and its rates. */
+export interface PriceRow extends Price {
+  model: string;
+}
+
+/** The price fields, in the order Settings shows them. */
+export const PRICE_FIELDS = ['input', 'output', 'cacheWrite', 'cacheRead'] as const;
+export type PriceField = (typeof PRICE_FIELDS)[number];
+
+/** When the default prices were read from Anthropic's pricing pages. */
+export const PRICES_READ = '2026-11-29';
+
+/**
+ * Anthropic's published prices (USD per million tokens) for the Claude models Settings suggests,
+ * read on PRICES_READ. Haiku 5.5's are those of a prompt up to 100,000 tokens.
+ */
+export const DEFAULT_PRICES: readonly PriceRow[] = [
+  { model: 'claude-opus-5-5', input: 4, output: 20, cacheWrite: 5, cacheRead: 0.2 },
+  { model: 'claude-sonnet-5-5', input: 2, output: 10, cacheWrite: 2.5, cacheRead: 0.1 },
+  { model: 'claude-haiku-5-5', input: 0.1, output: 0.5, cacheWrite: 0.125, cacheRead: 0.01 },
+];
+
+/** The rates of `model` in `table`, or null when it has none (its cost is then unknown). */
+export function priceOf(table: readonly PriceRow[], model: string | null): Price | null {
+  if (!model) return null;
+  const id = model.trim();
+  return table.find((row) => row.model.trim() === id) ?? null;
+}
+
+/** Why a price field's text is refused, or null when it is a price (a number, 0 or more). */
+export function priceFieldProblem(text: string): 'notANumber' | null {
+  const trimmed = text.trim();
+  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(trimmed)) return 'notANumber';
+  return Number.isFinite(Number(trimmed)) ? null : 'notANumber';
+}
+
+/** A run's cost in money, and what it is made of. */
+export interface RunPrice {
+  /** The whole run in US dollars, over its priced calls. */
+  dollars: number;
+  /** The part of `dollars` paid for cache reads, and for cache writes. */
+  cacheReadDollars: number;
+  cacheWriteDollars: number;
+  /** How many calls were priced, and the models of those that had no price. */
+  priced: number;
+  unpriced: string[];
+}
+
+/**
+ * Prices a run's calls by `table`. `fallbackModel` names the model of a call whose request was
+ * not recorded (CallEntry.model null).
+ */
+export function priceRun(
+  calls: readonly CallEntry[],
+  table: readonly PriceRow[],
+  fallbackModel: string | null = null,
+): RunPrice {
+  const out: RunPrice = { dollars: 0, cacheReadDollars: 0, cacheWriteDollars: 0, priced: 0, unpriced: [] };
+  for (const call of calls) {
+    const model = call.model ?? fallbackModel;
+    const price = priceOf(table, model);
+    if (!price) {
+      const name = model ?? '?';
+      if (!out.unpriced.includes(name)) out.unpriced.push(name);
+      continue;
+    }
+    const input = call.input ?? { uncached: call.sent, cacheRead: 0, cacheWrite: 0 };
+    const read = (input.cacheRead * price.cacheRead) / 1e6;
+    const write = (input.cacheWrite * price.cacheWrite) / 1e6;
+    out.dollars += (input.uncached * price.input + call.received * price.output) / 1e6 + read + write;
+    out.cacheReadDollars += read;
+    out.cacheWriteDollars += write;
+    out.priced++;
+  }
+  return out;
+}
+
+/** The share of a run's price paid for cache reads, in whole percent (0 for a run that cost nothing). */
+export function cacheReadShare(price: RunPrice): number {
+  return price.dollars > 0 ? Math.round((price.cacheReadDollars / price.dollars) * 100) : 0;
+}
+
+/** Dollars as a person reads a small amount: "$0.0041", "$1.23". */
+export function formatDollars(dollars: number): string {
+  if (dollars === 0) return '$0';
+  if (dollars >= 1) return `$${dollars.toFixed(2)}`;
+  // Two significant digits below a dollar, so that a fraction of a cent still says something.
+  const digits = Math.max(2, 1 - Math.floor(Math.log10(dollars)));
+  return `$${dollars.toFixed(digits)}`;
+}
