@@ -42,6 +42,7 @@ const SettingsSchema = v.object({
   sandbox: text,
   context: v.picklist(CONTEXT_MODES),
   limits: LimitsSchema,
+  cache: v.optional(v.boolean()),
 });
 
 const StatusSchema = v.variant('kind', [

@@ -46,7 +46,31 @@ export const DEFAULT_PRICES: readonly PriceRow[] = [
 export function priceOf(table: readonly PriceRow[], model: string | null): Price | null {
   if (!model) return null;
   const id = model.trim();
-  return table.find((row) => row.model.trim() === id) ?? null;
+  return (id && table.find((row) => row.model.trim() === id)) || null;
+}
+
+/** The table Settings starts from: the published prices, and an empty row for any other endpoint's model. */
+export function defaultPriceTable(): PriceRow[] {
+  return [...DEFAULT_PRICES.map((row) => ({ ...row })), { model: '', input: 0, output: 0, cacheWrite: 0, cacheRead: 0 }];
+}
+
+/** A stored table, kept only if every row is a model id (possibly empty) with prices of 0 or more. */
+export function readPriceTable(value: unknown): PriceRow[] | null {
+  if (!Array.isArray(value) || value.length === 0 || value.length > 50) return null;
+  const rows: PriceRow[] = [];
+  for (const row of value as Array<Record<string, unknown>>) {
+    if (typeof row !== 'object' || row === null || typeof row.model !== 'string') return null;
+    const prices = PRICE_FIELDS.map((field) => row[field]);
+    if (!prices.every((n) => typeof n === 'number' && Number.isFinite(n) && n >= 0)) return null;
+    rows.push({
+      model: row.model,
+      input: row.input as number,
+      output: row.output as number,
+      cacheWrite: row.cacheWrite as number,
+      cacheRead: row.cacheRead as number,
+    });
+  }
+  return rows;
 }
 
 /** Why a price field's text is refused, or null when it is a price (a number, 0 or more). */

@@ -52,6 +52,8 @@ export interface RunSettings {
   sandbox: string;
   context: ContextMode;
   limits: LoopLimits;
+  /** Prompt caching was on (cache breakpoints sent; the demo's cache figures simulated). */
+  cache?: boolean;
 }
 
 /** `missing`: an opened session names this subagent, but its transcript was not among the files. */

@@ -225,6 +225,7 @@ export class Settings {
         sandbox: sandbox.label || this.#url.sandbox,
         context,
         limits,
+        ...(this.modelSettings.cache ? { cache: true } : {}),
       },
       agent: {
         model: modelConfig(this.modelSettings, this.#url.speed, this.#relayURL()),
