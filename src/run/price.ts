@@ -8,7 +8,10 @@
  * Settings, and add a row for any other model id. A model with no row is not priced: its
  * tokens are shown, and the screen says that it has no price.
  */
+import { simulatedCalls, simulatesCache } from './cache-figures';
 import type { CallEntry } from './ledger';
+import { modelCalls } from './measures';
+import type { RunRecord } from './record';
 
 /** US dollars per million tokens, for each kind of token a call is billed for. */
 export interface Price {
@@ -119,6 +122,18 @@ export function priceRun(
     out.priced++;
   }
   return out;
+}
+
+/** A record's price, and whether its cache figures are simulated (a demo run with caching on). */
+export interface RecordPrice extends RunPrice {
+  simulated: boolean;
+}
+
+/** Prices a record at its end: its ledger's calls, or the demo's simulated cache figures when caching was on. */
+export function priceRecord(record: RunRecord, table: readonly PriceRow[]): RecordPrice {
+  const simulated = simulatesCache(record);
+  const calls = simulated ? simulatedCalls(record) : modelCalls(record).calls;
+  return { ...priceRun(calls, table, record.settings.model), simulated };
 }
 
 /** The share of a run's price paid for cache reads, in whole percent (0 for a run that cost nothing). */
