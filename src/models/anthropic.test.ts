@@ -198,7 +198,9 @@ describe('AnthropicModel against the mock Messages API', () => {
       tools: Array<{ cache_control?: unknown }>;
       messages: Array<{ content: Array<{ cache_control?: unknown }> }>;
     };
-    expect(body.system).toEqual([{ type: 'text', text: request.system, cache_control: { type: 'ephemeral' } }]);
+    expect(body.system).toEqual([
+      { type: 'text', text: request.system, cache_control: { type: 'ephemeral' } },
+    ]);
     expect(body.tools.at(-1)!.cache_control).toEqual({ type: 'ephemeral' });
     expect(body.messages.at(-1)!.content.at(-1)!.cache_control).toEqual({ type: 'ephemeral' });
     // The request the loop keeps is not marked.

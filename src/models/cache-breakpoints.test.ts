@@ -15,8 +15,16 @@ function request(messages: Message[]): ModelRequest {
     model: 'm',
     system: 'You are a coding agent.',
     tools: [
-      { name: 'bash', description: 'Run a command', input_schema: { type: 'object', properties: {} } },
-      { name: 'task', description: 'Delegate', input_schema: { type: 'object', properties: {} } },
+      {
+        name: 'bash',
+        description: 'Run a command',
+        input_schema: { type: 'object', properties: {}, required: [] },
+      },
+      {
+        name: 'task',
+        description: 'Delegate',
+        input_schema: { type: 'object', properties: {}, required: [] },
+      },
     ],
     messages,
     max_tokens: 8000,
@@ -35,7 +43,9 @@ describe('withCacheBreakpoints', () => {
       tools: Array<Record<string, unknown>>;
       messages: Array<{ content: Array<Record<string, unknown>> }>;
     };
-    expect(body.system).toEqual([{ type: 'text', text: 'You are a coding agent.', cache_control: EPHEMERAL }]);
+    expect(body.system).toEqual([
+      { type: 'text', text: 'You are a coding agent.', cache_control: EPHEMERAL },
+    ]);
     expect(body.tools.map((t) => t.cache_control)).toEqual([undefined, EPHEMERAL]);
     expect(body.messages[2].content.at(-1)?.cache_control).toEqual(EPHEMERAL);
     expect(JSON.stringify(body).match(/cache_control/g)).toHaveLength(3);
@@ -61,8 +71,15 @@ describe('withCacheBreakpoints', () => {
       messages: Array<{ content: Array<Record<string, unknown>> }>;
     };
     // The child's array: the caller's history, with the task prompt as the last user message's last block.
-    const childPrefix = [...child.messages.slice(0, -1), { ...child.messages.at(-1), content: child.messages.at(-1)!.content.slice(0, -1) }];
+    const childPrefix = [
+      ...child.messages.slice(0, -1),
+      { ...child.messages.at(-1), content: child.messages.at(-1)!.content.slice(0, -1) },
+    ];
     expect(unmarked(childPrefix)).toBe(unmarked(parent.messages));
-    expect(child.messages.at(-1)!.content.at(-1)).toEqual({ type: 'text', text: 'Read a.py', cache_control: EPHEMERAL });
+    expect(child.messages.at(-1)!.content.at(-1)).toEqual({
+      type: 'text',
+      text: 'Read a.py',
+      cache_control: EPHEMERAL,
+    });
   });
 });

@@ -29,7 +29,9 @@ export function withCacheBreakpoints(request: ModelRequest): Record<string, unkn
     if (blocks.length === 0) return message;
     return {
       ...message,
-      content: blocks.map((block, j) => (j === blocks.length - 1 ? { ...block, cache_control: EPHEMERAL } : block)),
+      content: blocks.map((block, j) =>
+        j === blocks.length - 1 ? { ...block, cache_control: EPHEMERAL } : block,
+      ),
     };
   });
   return {

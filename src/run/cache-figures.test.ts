@@ -23,7 +23,9 @@ describe("a demo run's simulated cache figures", () => {
     const record = await demoRecord();
     expect(simulatesCache(record)).toBe(true);
     expect(simulatesCache({ ...record, settings: { ...record.settings, cache: false } })).toBe(false);
-    expect(simulatesCache({ ...record, settings: { ...record.settings, provider: 'anthropic' } })).toBe(false);
+    expect(simulatesCache({ ...record, settings: { ...record.settings, provider: 'anthropic' } })).toBe(
+      false,
+    );
   });
 
   it('splits what each call sent into uncached, cache read and cache write, the sum unchanged', async () => {

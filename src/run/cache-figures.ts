@@ -36,18 +36,19 @@ function keyOf(value: unknown): string {
   return key;
 }
 
-const made = new WeakMap<RunRecord, SimulatedCall[]>();
+// A live run's record grows: its figures are made again when it has more events.
+const made = new WeakMap<RunRecord, { events: number; calls: SimulatedCall[] }>();
 
-/** Every call of a demo run, in start order, with its simulated cache figures (made once per record). */
+/** Every call of a demo run, in start order, with its simulated cache figures (made once per record as it stands). */
 export function simulatedCalls(record: RunRecord): SimulatedCall[] {
-  let calls = made.get(record);
-  if (calls) return calls;
+  const known = made.get(record);
+  if (known && known.events === record.events.length) return known.calls;
   const view = reduceAll(record.events);
   const agents = [view.parent, ...view.subagents];
   const arrays = new Map<string, Message[]>(agents.map((agent) => [agent.id, agent.messages]));
   const entries = agents.flatMap((agent) => entriesOf(agent.ledger)).sort((a, b) => a.seq - b.seq);
   const cache = new PromptCache();
-  calls = entries.map((entry) => {
+  const calls = entries.map((entry): SimulatedCall => {
     const event = record.events[entry.event] as { request?: SentBody } | undefined;
     const body = event?.request;
     const messages = (arrays.get(entry.agent) ?? []).slice(0, body?.messages ?? 0);
@@ -73,7 +74,7 @@ export function simulatedCalls(record: RunRecord): SimulatedCall[] {
       usage,
     };
   });
-  made.set(record, calls);
+  made.set(record, { events: record.events.length, calls });
   return calls;
 }
 

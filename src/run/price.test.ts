@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CallEntry } from './ledger';
 import {
   cacheReadShare,
+  compareLesson,
   DEFAULT_PRICES,
   formatDollars,
   priceFieldProblem,
@@ -96,5 +97,47 @@ describe('formatDollars', () => {
     expect(formatDollars(0.5)).toBe('$0.50');
     expect(formatDollars(12.345)).toBe('$12.35');
     expect(formatDollars(0)).toBe('$0');
+  });
+});
+
+describe('compareLesson', () => {
+  const priced = (dollars: number, cacheReadDollars = 0) => ({
+    dollars,
+    cacheReadDollars,
+    cacheWriteDollars: 0,
+    priced: 3,
+    unpriced: [],
+  });
+
+  it('names the mode that keeps the parent smallest and the one that costs least, with why', () => {
+    expect(
+      compareLesson([
+        { mode: 'none', parentContext: 3000, price: priced(0.004) },
+        { mode: 'isolated', parentContext: 600, price: priced(0.005) },
+      ]),
+    ).toEqual({ smallest: 'isolated', cheapest: 'none', why: 'oneConversation', cacheShare: 0 });
+    expect(
+      compareLesson([
+        { mode: 'none', parentContext: 3000, price: priced(0.006) },
+        { mode: 'fork', parentContext: 900, price: priced(0.003, 0.002) },
+        { mode: 'isolated', parentContext: 600, price: priced(0.005) },
+      ]),
+    ).toEqual({ smallest: 'isolated', cheapest: 'fork', why: 'cacheReads', cacheShare: 67 });
+    expect(
+      compareLesson([
+        { mode: 'none', parentContext: 3000, price: priced(0.006) },
+        { mode: 'isolated', parentContext: 600, price: priced(0.005) },
+      ]),
+    ).toMatchObject({ smallest: 'isolated', cheapest: 'isolated', why: 'same' });
+  });
+
+  it('names no cheapest when a run has no price, and nothing with one run', () => {
+    expect(
+      compareLesson([
+        { mode: 'none', parentContext: 3000, price: null },
+        { mode: 'isolated', parentContext: 600, price: priced(0.005) },
+      ]),
+    ).toEqual({ smallest: 'isolated', cheapest: null, why: null, cacheShare: 0 });
+    expect(compareLesson([{ mode: 'none', parentContext: 1, price: null }])).toBeNull();
   });
 });

@@ -54,7 +54,10 @@ export function priceOf(table: readonly PriceRow[], model: string | null): Price
 
 /** The table Settings starts from: the published prices, and an empty row for any other endpoint's model. */
 export function defaultPriceTable(): PriceRow[] {
-  return [...DEFAULT_PRICES.map((row) => ({ ...row })), { model: '', input: 0, output: 0, cacheWrite: 0, cacheRead: 0 }];
+  return [
+    ...DEFAULT_PRICES.map((row) => ({ ...row })),
+    { model: '', input: 0, output: 0, cacheWrite: 0, cacheRead: 0 },
+  ];
 }
 
 /** A stored table, kept only if every row is a model id (possibly empty) with prices of 0 or more. */
@@ -148,4 +151,47 @@ export function formatDollars(dollars: number): string {
   // Two significant digits below a dollar, so that a fraction of a cent still says something.
   const digits = Math.max(2, 1 - Math.floor(Math.log10(dollars)));
   return `$${dollars.toFixed(digits)}`;
+}
+
+/** One mode's figures as Compare shows them. */
+export interface ModeFigures {
+  mode: 'isolated' | 'none' | 'fork';
+  parentContext: number;
+  /** Null when the run's model has no price. */
+  price: RunPrice | null;
+}
+
+/** What a learner should take from a comparison: which mode kept the parent smallest, which cost least, and why. */
+export interface CompareLesson {
+  smallest: ModeFigures['mode'];
+  /** Null when a run could not be priced. */
+  cheapest: ModeFigures['mode'] | null;
+  /**
+   * Why the cheapest is cheapest: `same` it also keeps the parent smallest (nothing the subagent
+   * read is sent again); `cacheReads` most of its cost is cache reads; `oneConversation` no
+   * subagent starts over with its own prompt, tools and reading.
+   */
+  why: 'same' | 'cacheReads' | 'oneConversation' | null;
+  /** The cheapest run's share of cache reads, in percent. */
+  cacheShare: number;
+}
+
+/** The lesson of a comparison's finished runs (null with fewer than two). */
+export function compareLesson(rows: readonly ModeFigures[]): CompareLesson | null {
+  if (rows.length < 2) return null;
+  const smallest = rows.reduce((a, b) => (b.parentContext < a.parentContext ? b : a)).mode;
+  if (rows.some((row) => !row.price || row.price.unpriced.length > 0)) {
+    return { smallest, cheapest: null, why: null, cacheShare: 0 };
+  }
+  const cheapestRow = rows.reduce((a, b) => (b.price!.dollars < a.price!.dollars ? b : a));
+  const cacheShare = cacheReadShare(cheapestRow.price!);
+  const why =
+    cheapestRow.mode === smallest
+      ? 'same'
+      : cacheShare >= 30
+        ? 'cacheReads'
+        : cheapestRow.mode === 'none'
+          ? 'oneConversation'
+          : null;
+  return { smallest, cheapest: cheapestRow.mode, why, cacheShare };
 }

@@ -187,7 +187,10 @@ describe('model settings', () => {
     expect(loadSettings(new MemoryStorage(), readUrlSettings('?cache=on')).cache).toBe(true);
     expect(modelConfig(loaded, 'normal')).toMatchObject({ cache: true });
     expect(modelConfig(anthropic, 'normal')).not.toHaveProperty('cache');
-    expect(modelConfig({ ...DEFAULTS, cache: true }, 'normal')).toEqual({ provider: 'demo', speed: 'normal' });
+    expect(modelConfig({ ...DEFAULTS, cache: true }, 'normal')).toEqual({
+      provider: 'demo',
+      speed: 'normal',
+    });
   });
 
   it('keeps the default price table when the stored one holds something that is not a price', () => {
