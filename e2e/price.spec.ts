@@ -144,4 +144,34 @@ test('the demo with prompt caching on prices Compare from simulated cache figure
     /\$[\d.]+ \(\d+% of it cache reads\)/,
   );
   await expect(region).toContainText('Cache figures simulated');
+  // Each call of the run on screen shows its simulated usage, never as the API's.
+  await page
+    .getByRole('region', { name: 'Parent messages' })
+    .getByRole('button', { name: 'Model call 2', exact: true })
+    .click();
+  const call = page.getByRole('dialog', { name: 'Model call' });
+  await expect(
+    call.getByText(
+      /^usage \(simulated\): input [\d,]+ · output [\d,]+ · cache read [\d,]+ · cache written [\d,]+$/,
+    ),
+  ).toBeVisible();
+  await expect(call).not.toContainText('usage (API)');
+  await page.keyboard.press('Escape');
+
+  // The growth chart's table: each mode's parent context with 0, 1, 3 and 10 earlier turns.
+  const grown = page.getByRole('region', { name: "As the parent's history grows" });
+  const contexts = async (mode: string) =>
+    (await grown.getByRole('row').filter({ hasText: mode }).getByRole('cell').allInnerTexts()).map((cell) =>
+      Number(/^([\d,]+) tokens/.exec(cell)![1].replaceAll(',', '')),
+    );
+  const isolated = await contexts('Isolated (s04)');
+  const none = await contexts('No subagent');
+  expect(isolated).toHaveLength(4);
+  for (const row of [isolated, none]) for (let i = 1; i < 4; i++) expect(row[i]).toBeGreaterThan(row[i - 1]);
+  // The run's own figure first, as the Compare table shows it.
+  await expect(region.getByRole('row').filter({ hasText: 'Isolated (s04)' })).toContainText(
+    `${isolated[0].toLocaleString('en-US')} tokens`,
+  );
+  // The longer the history, the more isolation keeps out of the parent.
+  expect(none[3] - isolated[3]).toBeGreaterThan(none[0] - isolated[0]);
 });

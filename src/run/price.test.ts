@@ -131,6 +131,16 @@ describe('compareLesson', () => {
     ).toMatchObject({ smallest: 'isolated', cheapest: 'isolated', why: 'same' });
   });
 
+  it("names isolated, the reference's mode, when fork keeps the parent as small", () => {
+    expect(
+      compareLesson([
+        { mode: 'none', parentContext: 3000, price: priced(0.004) },
+        { mode: 'fork', parentContext: 600, price: priced(0.006) },
+        { mode: 'isolated', parentContext: 600, price: priced(0.006) },
+      ]),
+    ).toMatchObject({ smallest: 'isolated', cheapest: 'none' });
+  });
+
   it('names no cheapest when a run has no price, and nothing with one run', () => {
     expect(
       compareLesson([

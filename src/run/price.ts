@@ -179,11 +179,13 @@ export interface CompareLesson {
 /** The lesson of a comparison's finished runs (null with fewer than two). */
 export function compareLesson(rows: readonly ModeFigures[]): CompareLesson | null {
   if (rows.length < 2) return null;
-  const smallest = rows.reduce((a, b) => (b.parentContext < a.parentContext ? b : a)).mode;
+  // On a tie (fork's parent keeps what isolated's keeps), the reference's mode is named.
+  const order = [...rows].sort((a, b) => Number(b.mode === 'isolated') - Number(a.mode === 'isolated'));
+  const smallest = order.reduce((a, b) => (b.parentContext < a.parentContext ? b : a)).mode;
   if (rows.some((row) => !row.price || row.price.unpriced.length > 0)) {
     return { smallest, cheapest: null, why: null, cacheShare: 0 };
   }
-  const cheapestRow = rows.reduce((a, b) => (b.price!.dollars < a.price!.dollars ? b : a));
+  const cheapestRow = order.reduce((a, b) => (b.price!.dollars < a.price!.dollars ? b : a));
   const cacheShare = cacheReadShare(cheapestRow.price!);
   const why =
     cheapestRow.mode === smallest
