@@ -89,6 +89,19 @@ test('Compare prices each mode from the usage the API reported, cache reads incl
     );
   }
   expect(next).toBe(sent.length);
+
+  // The run on screen is the isolated one, the last: its parent's last call, the last request the
+  // mock received, shows the usage the mock reported, cache fields included.
+  const last = sent[sent.length - 1].response!.body!.usage;
+  expect(last.cache_read_input_tokens).toBeGreaterThan(0);
+  const parentCalls = page
+    .getByRole('region', { name: 'Parent messages' })
+    .getByRole('button', { name: /^Model call \d+$/ });
+  await parentCalls.last().click();
+  const n = (value: number | undefined) => (value ?? 0).toLocaleString('en-US');
+  await expect(page.getByRole('dialog', { name: 'Model call' })).toContainText(
+    `usage (API): input ${n(last.input_tokens)} · output ${n(last.output_tokens)} · cache read ${n(last.cache_read_input_tokens)} · cache written ${n(last.cache_creation_input_tokens)}`,
+  );
 });
 
 test('without caching the requests carry no cache marker, and a model without a price shows tokens only', async ({
