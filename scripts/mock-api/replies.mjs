@@ -8,8 +8,15 @@ const TRACE_URL = new URL('../../public/traces/s04.json', import.meta.url);
 // ---------------------------------------------------------------------------------------------
 // mock-s04: a small run of the s04 pattern, decided from the request alone (no server state).
 
-export const isSubagent = (body) =>
-  typeof body.system === 'string' && body.system.startsWith('You are a coding subagent');
+/** The system prompt's text: a string, or text blocks (as a client that caches sends it). */
+export const systemText = (body) =>
+  typeof body.system === 'string'
+    ? body.system
+    : Array.isArray(body.system)
+      ? body.system.map((block) => (typeof block?.text === 'string' ? block.text : '')).join('')
+      : '';
+
+export const isSubagent = (body) => systemText(body).startsWith('You are a coding subagent');
 
 /** A parent given no `task` tool (context mode `none`) does the subagent's work itself. */
 export const delegates = (body) =>

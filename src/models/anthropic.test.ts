@@ -34,6 +34,7 @@ function model(
     baseURL?: string;
     relayURL?: string;
     offerRelay?: boolean;
+    cache?: boolean;
   } = {},
 ) {
   return new AnthropicModel({
@@ -183,6 +184,27 @@ describe('AnthropicModel against the mock Messages API', () => {
       JSON.stringify(Object.keys(sent.body as object)),
     );
     expect(JSON.stringify(m.body(request))).not.toContain(KEY);
+  });
+
+  it('sends the reference body without prompt caching, and cache breakpoints with it', async () => {
+    const request = parentRequest();
+    await model('claude-test').createMessage(request);
+    await model('claude-test', { cache: true }).createMessage(request);
+    const [plain, cached] = posts();
+    expect(JSON.stringify(plain.body)).not.toContain('cache_control');
+    expect((plain.body as { system: unknown }).system).toBe(request.system);
+    const body = cached.body as {
+      system: Array<{ text: string; cache_control?: unknown }>;
+      tools: Array<{ cache_control?: unknown }>;
+      messages: Array<{ content: Array<{ cache_control?: unknown }> }>;
+    };
+    expect(body.system).toEqual([
+      { type: 'text', text: request.system, cache_control: { type: 'ephemeral' } },
+    ]);
+    expect(body.tools.at(-1)!.cache_control).toEqual({ type: 'ephemeral' });
+    expect(body.messages.at(-1)!.content.at(-1)!.cache_control).toEqual({ type: 'ephemeral' });
+    // The request the loop keeps is not marked.
+    expect(JSON.stringify(request)).not.toContain('cache_control');
   });
 
   it('reports a 401 as an authentication failure, without the key', async () => {

@@ -24,6 +24,7 @@ import type { AssistantBlock, Usage } from '../core/messages';
 import type { ModelCallOptions, ModelClient, ModelRequest, ModelResponse, StreamEvent } from '../core/model';
 import { ModelCallError } from '../core/model';
 import type { ModelConfig } from './config';
+import { withCacheBreakpoints } from './cache-breakpoints';
 import { RELAY_TARGET_HEADER, relayTargetProblem } from './relay';
 
 export type AnthropicConfig = Extract<ModelConfig, { provider: 'anthropic' }>;
@@ -136,6 +137,7 @@ export class AnthropicModel implements ModelClient {
   readonly #thinking?: { budgetTokens: number };
   readonly #relayURL?: string;
   readonly #offerRelay: boolean;
+  readonly #cache: boolean;
 
   constructor(config: AnthropicConfig & AnthropicOptions) {
     this.baseURL = normalizeBaseURL(config.baseURL);
@@ -146,6 +148,7 @@ export class AnthropicModel implements ModelClient {
     this.#thinking = config.thinking;
     this.#relayURL = config.relayURL;
     this.#offerRelay = config.offerRelay === true;
+    this.#cache = config.cache === true;
     // An invalid base URL is reported as a sentence by createMessage.
     const host = URL.canParse(this.baseURL) ? new URL(this.baseURL).host : this.baseURL;
     this.label = this.#scrub(`${config.model} (${host})`);
@@ -197,12 +200,13 @@ export class AnthropicModel implements ModelClient {
 
   /**
    * The JSON body of a call: the request, this client's model when it names none, extended
-   * thinking when asked, and `stream: true`, which `messages.stream()` adds to what it is given.
-   * Headers (the key among them) are no part of it.
+   * thinking when asked, cache breakpoints when prompt caching is on (./cache-breakpoints.ts), and
+   * `stream: true`, which `messages.stream()` adds to what it is given. Headers (the key among
+   * them) are no part of it.
    */
   body(request: ModelRequest): Record<string, unknown> {
     return {
-      ...request,
+      ...(this.#cache ? withCacheBreakpoints(request) : request),
       model: request.model || this.#model,
       ...(this.#thinking && {
         thinking: { type: 'enabled', budget_tokens: this.#thinking.budgetTokens },

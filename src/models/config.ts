@@ -16,4 +16,6 @@ export type ModelConfig =
       relayURL?: string;
       /** A relay is there but not used: a failure that looks like CORS says to tick it. */
       offerRelay?: boolean;
+      /** Prompt caching: cache breakpoints in every request (src/models/cache-breakpoints.ts). */
+      cache?: boolean;
     };

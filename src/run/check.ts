@@ -45,6 +45,7 @@ const SettingsSchema = v.object({
   limits: LimitsSchema,
   comparison: v.optional(text),
   speed: v.optional(v.picklist(['instant', 'normal', 'slow'])),
+  cache: v.optional(v.boolean()),
 });
 
 const StatusSchema = v.variant('kind', [

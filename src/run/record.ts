@@ -56,6 +56,8 @@ export interface RunSettings {
   comparison?: string;
   /** A demo run's pace (`Demo speed`): how fast the scripted model streamed. */
   speed?: 'instant' | 'normal' | 'slow';
+  /** Prompt caching was on (cache breakpoints sent; the demo's cache figures simulated). */
+  cache?: boolean;
 }
 
 /** `missing`: an opened session names this subagent, but its transcript was not among the files. */

@@ -176,6 +176,31 @@ describe('model settings', () => {
     expect(keyGoesElsewhere(loaded)).toBeNull();
   });
 
+  it('remembers prompt caching and the price table, lets cache=on|off override it, and sends it to the API only', () => {
+    const storage = new MemoryStorage();
+    const prices = [{ model: 'my-model', input: 1.5, output: 6, cacheWrite: 2, cacheRead: 0.15 }];
+    saveSettings(storage, { ...anthropic, cache: true, prices });
+    const loaded = loadSettings(storage, readUrlSettings(''));
+    expect(loaded.cache).toBe(true);
+    expect(loaded.prices).toEqual(prices);
+    expect(loadSettings(storage, readUrlSettings('?cache=off')).cache).toBe(false);
+    expect(loadSettings(new MemoryStorage(), readUrlSettings('?cache=on')).cache).toBe(true);
+    expect(modelConfig(loaded, 'normal')).toMatchObject({ cache: true });
+    expect(modelConfig(anthropic, 'normal')).not.toHaveProperty('cache');
+    expect(modelConfig({ ...DEFAULTS, cache: true }, 'normal')).toEqual({
+      provider: 'demo',
+      speed: 'normal',
+    });
+  });
+
+  it('keeps the default price table when the stored one holds something that is not a price', () => {
+    const storage = new MemoryStorage();
+    for (const prices of [[{ model: 'x', input: 'abc', output: 1, cacheWrite: 1, cacheRead: 1 }], [], 'no']) {
+      storage.setItem(SETTINGS_KEY, JSON.stringify({ prices }));
+      expect(loadSettings(storage, readUrlSettings('')).prices).toEqual(DEFAULTS.prices);
+    }
+  });
+
   it('scrubs the key out of text', () => {
     expect(scrub('failed with sk-ant-secret-123 in it', 'sk-ant-secret-123')).toBe(
       'failed with [api key] in it',

@@ -12,6 +12,7 @@
  */
 import type { ModelConfig, Speed } from '../models/config';
 import { relayTargetProblem } from '../models/relay';
+import { defaultPriceTable, readPriceTable, type PriceRow } from '../run/price';
 import { DEFAULT_BASE_URL, DEFAULT_MODEL, type Provider, type UrlSettings } from './url-settings';
 
 export interface ModelSettings {
@@ -32,6 +33,10 @@ export interface ModelSettings {
    * to that host's origin as in a direct call.
    */
   relay: boolean;
+  /** Prompt caching: cache breakpoints in every request (src/models/cache-breakpoints.ts); off is the reference. */
+  cache: boolean;
+  /** The price table, per model (src/run/price.ts): the published prices, edited, and a custom row. */
+  prices: PriceRow[];
 }
 
 export const SETTINGS_KEY = 's04.settings';
@@ -59,6 +64,8 @@ export const DEFAULTS: ModelSettings = {
   thinking: false,
   thinkingBudget: 2048,
   relay: false,
+  cache: false,
+  prices: defaultPriceTable(),
 };
 
 /** The least the API accepts for `budget_tokens`; it must also stay below max_tokens (8000). */
@@ -112,6 +119,7 @@ export function loadSettings(storage: Pick<Storage, 'getItem'> | undefined, url:
   if (url.provider) settings.provider = url.provider;
   if (url.baseURL) settings.baseURL = url.baseURL;
   if (url.model) settings.model = url.model;
+  if (url.cache !== undefined) settings.cache = url.cache;
   return settings;
 }
 
@@ -123,6 +131,9 @@ function pickKnown(stored: Stored): Stored {
   if (typeof stored.thinking === 'boolean') out.thinking = stored.thinking;
   if (typeof stored.thinkingBudget === 'number') out.thinkingBudget = stored.thinkingBudget;
   if (typeof stored.relay === 'boolean') out.relay = stored.relay;
+  if (typeof stored.cache === 'boolean') out.cache = stored.cache;
+  const prices = readPriceTable(stored.prices);
+  if (prices) out.prices = prices;
   return out;
 }
 
@@ -210,6 +221,7 @@ export function modelConfig(
     baseURL: settings.baseURL.trim(),
     model: settings.model.trim(),
     ...(settings.thinking ? { thinking: { budgetTokens: settings.thinkingBudget } } : {}),
+    ...(settings.cache ? { cache: true } : {}),
     ...(relayURL && (settings.relay ? { relayURL } : { offerRelay: true })),
   };
 }

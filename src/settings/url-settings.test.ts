@@ -102,3 +102,13 @@ describe('readUrlSettings: a shared run', () => {
     }
   });
 });
+
+describe('readUrlSettings: prompt caching', () => {
+  it('reads cache=on and cache=off, and leaves the stored choice alone without it', () => {
+    expect(readUrlSettings('').cache).toBeUndefined();
+    expect(readUrlSettings('?cache=on').cache).toBe(true);
+    expect(readUrlSettings('?cache=off').cache).toBe(false);
+    expect(readUrlSettings('?cache=yes')).toMatchObject({ ignored: ['cache=yes'] });
+    expect(readUrlSettings('?cache=yes').cache).toBeUndefined();
+  });
+});

@@ -41,6 +41,8 @@ export interface UrlSettings {
   embed: boolean;
   /** `record`: the address of an exported run to open (checked and fetched by src/run/fetch-record.ts). */
   record?: string;
+  /** `cache=on|off`: prompt caching for this page load (overrides the stored choice). */
+  cache?: boolean;
   /** `step`: the step of the opened run to show (a `record`, or a run in the URL's fragment). */
   step?: number;
   /** `ahead=off`: the page does nothing ahead of time, only later (src/page/ahead.ts); on by default. */
@@ -100,6 +102,7 @@ export function readUrlSettings(search: string): UrlSettings {
     ignored.push(`parallel=${parallel} (${SUBAGENTS_AT_ONCE.min} to ${SUBAGENTS_AT_ONCE.max})`);
   }
   const embed = pick('embed', ['1'] as const) === '1';
+  const cache = pick('cache', ['on', 'off'] as const);
   const step = params.get('step');
   const stepOk = step !== null && /^\d{1,9}$/.test(step);
   if (step !== null && !stepOk) ignored.push(`step=${step}`);
@@ -120,6 +123,7 @@ export function readUrlSettings(search: string): UrlSettings {
     record: params.get('record') || undefined,
     step: stepOk ? Number(step) : undefined,
     ahead: pick('ahead', ['on', 'off'] as const) !== 'off',
+    ...(cache && { cache: cache === 'on' }),
     ignored,
   };
 }

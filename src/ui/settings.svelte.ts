@@ -253,6 +253,7 @@ export class Settings {
         limits,
         ...(this.comparison ? { comparison: this.comparison } : {}),
         ...(provider === 'demo' ? { speed: this.demoSpeed } : {}),
+        ...(this.modelSettings.cache ? { cache: true } : {}),
       },
       agent: {
         model: modelConfig(this.modelSettings, this.demoSpeed, this.#relayURL()),

@@ -163,6 +163,9 @@ export function checkSettings(value: unknown): AgentSettings {
     if (model.offerRelay !== undefined && typeof model.offerRelay !== 'boolean') {
       throw new ProtocolError("settings: 'offerRelay' must be a boolean");
     }
+    if (model.cache !== undefined && typeof model.cache !== 'boolean') {
+      throw new ProtocolError("settings: 'cache' must be a boolean");
+    }
     if (model.thinking !== undefined) {
       const budget = isRecord(model.thinking) ? model.thinking.budgetTokens : undefined;
       if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 1) {
