@@ -80,7 +80,8 @@ function callCaption(moment: Moment, record: RunRecord, agent: string, other: st
     const checked = isolationCheck(record)
       .agents.find((a) => a.agent === moment.agent)
       ?.calls.find((c) => c.n === call);
-    if (checked && checked.carried.length)
+    if (!checked) return t('presenter.callChildUnchecked', { agent, call, sent, count });
+    if (checked.carried.length)
       return t('presenter.callCarried', { agent, call, sent, count, other, carried: checked.carried.length });
     return t('presenter.callChild', { agent, call, sent, count, other });
   }
