@@ -217,6 +217,9 @@ export class Warmup {
     if (!this.#ahead.loads) return;
     this.pythonOnFirstUse = this.#pythonWaitsForUse();
     if (this.#url.sample !== 'python' || this.#sandbox.pythonUsed || saveData()) return;
+    // A page not yet cross-origin isolated is about to reload for it (a host without the headers,
+    // src/page/service-worker.svelte.ts): what it loaded would be loaded again; its first use loads it.
+    if (globalThis.crossOriginIsolated === false) return;
     if (this.#running() || this.#viewing) {
       this.#preloadWaits = true;
       return;
