@@ -205,6 +205,26 @@ export function toOtlp(record: RunRecord): OtlpTraces {
   const toolSpans = new Map<string, OtlpSpan>();
   const openCalls = new Map<AgentId, { t: number; call: number; model: string }>();
   const openTools = new Map<string, { t: number; name: string; input: unknown }>();
+  /** The chat span of an agent's open call, ended at `t` with what its end tells. */
+  const endCall = (
+    agent: AgentId,
+    t: number,
+    told: Record<string, Entry>,
+    error?: { message: string; type: string },
+  ): void => {
+    const started = openCalls.get(agent);
+    if (!started) return;
+    openCalls.delete(agent);
+    const chat: Record<string, Entry> = {
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': provider,
+      'gen_ai.request.model': started.model,
+      'gen_ai.agent.name': agent,
+      ...told,
+      's04.call': { int: started.call },
+    };
+    span(`chat ${started.model}`, SPAN_KIND_CLIENT, agentSpans.get(agent)?.spanId, started.t, t, chat, error);
+  };
 
   for (const event of record.events) {
     switch (event.type) {
@@ -243,54 +263,21 @@ export function toOtlp(record: RunRecord): OtlpTraces {
         break;
       }
       case 'model_end': {
-        const started = openCalls.get(event.agent);
-        if (!started) break;
-        openCalls.delete(event.agent);
         const usage: Usage | undefined = event.usage;
-        span(
-          `chat ${started.model}`,
-          SPAN_KIND_CLIENT,
-          agentSpans.get(event.agent)?.spanId,
-          started.t,
-          event.t,
-          {
-            'gen_ai.operation.name': 'chat',
-            'gen_ai.provider.name': provider,
-            'gen_ai.request.model': started.model,
-            'gen_ai.response.model': event.model,
-            'gen_ai.agent.name': event.agent,
-            'gen_ai.response.finish_reasons': event.stopReason ? [event.stopReason] : undefined,
-            'gen_ai.usage.input_tokens': usage && { int: inputTokens(usage) },
-            'gen_ai.usage.output_tokens': usage && { int: usage.output_tokens },
-            'gen_ai.usage.cache_read.input_tokens': count(usage?.cache_read_input_tokens),
-            'gen_ai.usage.cache_creation.input_tokens': count(usage?.cache_creation_input_tokens),
-            's04.call': { int: started.call },
-          },
-        );
+        endCall(event.agent, event.t, {
+          'gen_ai.response.model': event.model,
+          'gen_ai.response.finish_reasons': event.stopReason ? [event.stopReason] : undefined,
+          'gen_ai.usage.input_tokens': usage && { int: inputTokens(usage) },
+          'gen_ai.usage.output_tokens': usage && { int: usage.output_tokens },
+          'gen_ai.usage.cache_read.input_tokens': count(usage?.cache_read_input_tokens),
+          'gen_ai.usage.cache_creation.input_tokens': count(usage?.cache_creation_input_tokens),
+        });
         break;
       }
-      case 'error': {
+      case 'error':
         // A call that failed has no model_end: its span ends here, with the error.
-        const started = openCalls.get(event.agent);
-        if (!started) break;
-        openCalls.delete(event.agent);
-        span(
-          `chat ${started.model}`,
-          SPAN_KIND_CLIENT,
-          agentSpans.get(event.agent)?.spanId,
-          started.t,
-          event.t,
-          {
-            'gen_ai.operation.name': 'chat',
-            'gen_ai.provider.name': provider,
-            'gen_ai.request.model': started.model,
-            'gen_ai.agent.name': event.agent,
-            's04.call': { int: started.call },
-          },
-          { message: event.error, type: event.streamError ?? '_OTHER' },
-        );
+        endCall(event.agent, event.t, {}, { message: event.error, type: event.streamError ?? '_OTHER' });
         break;
-      }
       case 'status':
         if (event.status.kind === 'failed') {
           fail(root, event.status.reason, event.status.streamError ?? '_OTHER');
