@@ -101,7 +101,7 @@ test('the planted code word: told by a forked subagent, not by an isolated one',
   // The last run compared is the isolated one: its subagent could not tell the word.
   await expect(subagentRegion(page, 1)).toContainText('I was given no code word');
   await expect(page.getByRole('region', { name: 'Parent messages' })).toContainText('It could not tell');
-  await expect(check(page)).toContainText("none carried anything of Parent's conversation");
+  await expect(check(page)).toContainText("1 call, it carried nothing of Parent's conversation");
   // The forked run, opened from History: its subagent told it, and carried the parent's prompt.
   await page.getByRole('button', { name: 'History' }).click();
   const history = page.getByRole('dialog', { name: 'History' });

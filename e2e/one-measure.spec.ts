@@ -7,7 +7,7 @@
 import type { Page } from '@playwright/test';
 import { expect, open, PROMPTS, status, test } from './fixtures';
 
-/** The number in a text such as "Parent keeps ~1,151 tokens" (the first one). */
+/** The number in a text such as "Parent keeps 1,542 tokens" (the first one). */
 function tokensIn(text: string): number {
   const match = /~?([\d,]+) tokens/.exec(text);
   if (!match) throw new Error(`no token figure in: ${text}`);
