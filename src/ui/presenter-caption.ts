@@ -11,15 +11,10 @@ import { reduceAll } from '../run/reduce-range';
 import type { RunView } from '../run/view';
 import type { CallRef, Moment } from '../run/moments';
 import type { RunRecord } from '../run/record';
-import { subagentNumber } from './format';
+import { agentName } from './agent-name';
 import { t } from './i18n';
 
-/** An agent as the columns name it: Parent, Subagent N (any other id as it is). */
-export function agentName(id: AgentId | null): string {
-  if (id === 'parent') return t('column.parent');
-  const n = id ? subagentNumber(id) : 0;
-  return n > 0 ? t('column.subagent', { n }) : (id ?? '?');
-}
+export { agentName } from './agent-name';
 
 /** One model call's figures, in tokens. */
 export interface CallTokens {
