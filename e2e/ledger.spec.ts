@@ -89,3 +89,36 @@ test('after prompt 1, every call has one figure in the chart’s table, its colu
   await expect(page.getByText(/^Estimated figures: the demo model reports no usage/)).toHaveCount(1);
   await expect(chart(page)).toContainText('estimated (no usage reported)');
 });
+
+test('presenting the run, every caption names the figures the chart’s table gives for that call', async ({
+  page,
+}) => {
+  await open(page);
+  await runSample(page, PROMPTS.framework);
+  const rows = await tableRows(page);
+  const row = (agent: string, n: number) => rows.find((r) => r.agent === agent && r.n === n)!;
+  await page.getByRole('button', { name: 'Present' }).click();
+  const caption = page.getByRole('region', { name: 'Caption' });
+  const said: string[] = [];
+  for (let i = 0; i < 40; i++) {
+    const text = (await caption.getByRole('paragraph').textContent())!;
+    said.push(text);
+    if (/^That was the last moment/.test(text)) break;
+    await caption.getByRole('button', { name: 'Continue' }).click();
+    await expect(caption.getByRole('paragraph')).not.toHaveText(text);
+  }
+  const calls = said.flatMap((text) => {
+    const found = /^(Parent|Subagent \d+) call (\d+) sends ([\d,]+) tokens/.exec(text);
+    return found ? [{ agent: found[1], n: Number(found[2]), sent: number(found[3]) }] : [];
+  });
+  // Every call of every agent is a moment, and says what the table says it sent.
+  expect(calls.map((c) => `${c.agent} ${c.n}`).sort()).toEqual(rows.map((r) => `${r.agent} ${r.n}`).sort());
+  for (const call of calls)
+    expect(call.sent, `${call.agent} call ${call.n}`).toBe(row(call.agent, call.n).sent);
+  // The parent's call after the subagent returned names what the subagent held: its column's context.
+  const subagent = rows.filter((r) => r.agent === 'Subagent 1').at(-1)!;
+  const held = said.find((text) => /^Parent call 2 sends/.test(text))!;
+  expect(held).toContain(
+    `not the ${(subagent.sent + subagent.received).toLocaleString('en')} tokens Subagent 1 held`,
+  );
+});
