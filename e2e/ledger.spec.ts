@@ -115,6 +115,11 @@ test('presenting the run, every caption names the figures the chart’s table gi
   expect(calls.map((c) => `${c.agent} ${c.n}`).sort()).toEqual(rows.map((r) => `${r.agent} ${r.n}`).sort());
   for (const call of calls)
     expect(call.sent, `${call.agent} call ${call.n}`).toBe(row(call.agent, call.n).sent);
+  // The result's figure is what the parent's context grew by: call 1's sent and received plus it is
+  // what call 2 sends (estimated alike, so exactly).
+  const result = said.find((text) => /^The result arrives in Parent's array/.test(text))!;
+  const grew = number(/one tool_result of ([\d,]+) tokens/.exec(result)![1]);
+  expect(row('Parent', 1).sent + row('Parent', 1).received + grew).toBe(row('Parent', 2).sent);
   // The parent's call after the subagent returned names what the subagent held: its column's context.
   const subagent = rows.filter((r) => r.agent === 'Subagent 1').at(-1)!;
   const held = said.find((text) => /^Parent call 2 sends/.test(text))!;

@@ -6,6 +6,7 @@ import { traceRecord } from '../run/example';
 import { momentsOf, Moments, type Moment } from '../run/moments';
 import { modelCalls } from '../run/measures';
 import type { RunEvent, RunRecord } from '../run/record';
+import { messageTokens } from '../run/size';
 import { loadLanguage } from './i18n';
 import { locale } from './language.svelte';
 import { callFigures, captionOf } from './presenter-caption';
@@ -186,6 +187,14 @@ describe('captions', () => {
     const c2 = ledger('subagent-1', 2);
     const parent2 = ledger('parent', 2);
     const held = c2.context;
+    // The result's figure is the message that holds it in Parent's array: what Parent's context grew by.
+    const result = EVENTS.find(
+      (e) =>
+        e.type === 'message' &&
+        e.agent === 'parent' &&
+        Array.isArray(e.message.content) &&
+        e.message.content.some((b) => b.type === 'tool_result'),
+    ) as Extract<(typeof EVENTS)[number], { type: 'message' }>;
     const n = (value: number) => value.toLocaleString('en');
     expect(captions()).toEqual([
       `Parent call 1 sends ${n(p1.sent)} tokens: the system prompt, the tools and its 1 message.`,
@@ -195,7 +204,7 @@ describe('captions', () => {
       `Subagent 1 call 2 sends ${n(c2.sent)} tokens: its system prompt, its tools and its own 3 messages (a record without its requests: the isolation check cannot look).`,
       `Subagent 1 answers with its final text (${n(c2.output)} tokens): the only thing that will go back to Parent.`,
       `Subagent 1's context of ${n(held)} tokens (4 messages) is discarded with its worker: Parent never sees it.`,
-      `The result arrives in Parent's array as one tool_result of ${n(c2.output)} tokens, not Subagent 1's 4 messages (${n(held)} tokens).`,
+      `The result arrives in Parent's array as one tool_result of ${n(messageTokens(result.message))} tokens, not Subagent 1's 4 messages (${n(held)} tokens).`,
       `Parent call 2 sends ${n(parent2.sent)} tokens, not the ${n(held)} tokens Subagent 1 held: only its result came back.`,
     ]);
     // The figures are the calls' own, not zero.

@@ -8,6 +8,7 @@ import type { AgentId } from '../core/messages';
 import { isolationCheck } from '../run/isolation';
 import { agentFigures, ledgerOf, type CallEntry } from '../run/measures';
 import { reduceAll } from '../run/reduce-range';
+import { messageTokens } from '../run/size';
 import type { RunView } from '../run/view';
 import type { CallRef, Moment } from '../run/moments';
 import type { RunRecord } from '../run/record';
@@ -49,6 +50,18 @@ export function callFigures(record: RunRecord, agent: AgentId, n: number): CallT
   const sent = call?.sent ?? 0;
   const received = call?.received ?? 0;
   return { sent, received, context: sent + received };
+}
+
+/**
+ * The tokens of the message holding a result in its caller's array: what the caller's context grew
+ * by (src/run/ledger.ts), the same figure its column adds. Null when the record does not hold it.
+ */
+function resultTokens(record: RunRecord, moment: Moment): number | null {
+  callFigures(record, moment.agent, 0);
+  const view = read!.view;
+  const agent = moment.agent === 'parent' ? view.parent : view.subagents.find((a) => a.id === moment.agent);
+  const message = agent?.messages[moment.message];
+  return message ? messageTokens(message) : null;
 }
 
 /** A child's context when it returned (its peak, never sent), as its column and the header show it. */
@@ -119,7 +132,7 @@ export function captionOf(moment: Moment, record: RunRecord): string {
       return t('presenter.result', {
         agent,
         other,
-        tokens: callFigures(record, ref.agent, ref.call).received,
+        tokens: resultTokens(record, moment) ?? callFigures(record, ref.agent, ref.call).received,
         count: moment.otherCount ?? 0,
         read: contextAtReturn(record, ref),
       });
