@@ -16,6 +16,7 @@ import { LocalSandboxHost } from './local-sandbox';
 import { SANDBOX_LABELS, type SandboxHost } from './sandbox-host';
 import { type PageWork, quiet, startWhenQuiet } from './quiet';
 import { sandboxLine, type SandboxLine } from './sandbox-line';
+import { messageOf } from '../core/errors';
 
 /** WebContainer's attempt starts this long after boot at the earliest (see #tryWebContainerWhenQuiet). */
 const WEB_CONTAINER_AFTER_MS = 3000;
@@ -220,7 +221,7 @@ export class SandboxSession {
     // Loaded on demand: the page's first script stays free of WebContainer.
     const { cannotBootReason, WebContainerSandboxHost } = await import('./webcontainer-host').catch(
       (error: unknown) => {
-        throw new Error(`its code did not load (${message(error)})`);
+        throw new Error(`its code did not load (${messageOf(error)})`);
       },
     );
     const cannot = cannotBootReason();
@@ -349,10 +350,6 @@ export class SandboxSession {
   }
 }
 
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** A WebContainerUnavailableError (webcontainer-boot.ts), told apart without loading that module. */
 export function unavailable(error: unknown): error is Error & { reason: string } {
   return error instanceof Error && error.name === 'WebContainerUnavailableError';
@@ -360,11 +357,11 @@ export function unavailable(error: unknown): error is Error & { reason: string }
 
 /** Why WebContainer is unavailable, worded to follow "WebContainer unavailable: ". */
 function reasonOf(error: unknown): string {
-  return unavailable(error) ? error.reason : message(error);
+  return unavailable(error) ? error.reason : messageOf(error);
 }
 
 /** The sentence after `Failed: ` for a boot that failed. */
 export function bootFailure(error: unknown): string {
   // WebContainer's failures are sentences of their own ("WebContainer did not start within …").
-  return unavailable(error) ? error.message : `the sandbox did not start: ${message(error)}`;
+  return unavailable(error) ? error.message : `the sandbox did not start: ${messageOf(error)}`;
 }

@@ -26,6 +26,7 @@ import type { PythonHost } from './python-host';
 import { PYTHON_USAGE, PYTHON_VERSION, parsePythonArgs } from './python';
 import { normalize } from '../paths';
 import { applyTreeChanges, diffTrees, FileTree } from './tree';
+import { messageOf } from '../../core/errors';
 
 export type RuntimeName = 'node' | 'python';
 
@@ -292,11 +293,7 @@ export class LanguageRuntimes {
     try {
       loaded = await this.#loadPython();
     } catch (error) {
-      return text(
-        '',
-        `python3: could not load Pyodide: ${error instanceof Error ? error.message : error}\n`,
-        127,
-      );
+      return text('', `python3: could not load Pyodide: ${messageOf(error)}\n`, 127);
     }
     const input = stdinText(ctx);
     const tree = await FileTree.capture(exec.fs, this.#roots);

@@ -26,6 +26,7 @@ import {
   type ShellOutcome,
   type ShellRequest,
 } from './shell-protocol';
+import { messageOf } from '../../core/errors';
 
 export {
   FS_METHODS,
@@ -75,7 +76,7 @@ export async function answerFs(fs: IFileSystem, method: FsMethod, args: unknown[
     const code = (error as { code?: unknown }).code;
     return {
       ok: false,
-      message: error instanceof Error ? error.message : String(error),
+      message: messageOf(error),
       code: typeof code === 'string' ? code : undefined,
     };
   }

@@ -161,8 +161,3 @@ export function taskRunner(
 function timing(agent: AgentId, name: string, durationMs: number): WorkerEvent {
   return { type: 'timing', agent, name, startEpoch: epoch() - durationMs, durationMs };
 }
-
-/** Turns an error into the one-line reason shown after `Failed: `. */
-export function reason(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
