@@ -350,7 +350,7 @@ export class SandboxSession {
   }
 }
 
-/** A WebContainerUnavailableError (webcontainer-boot.ts), told apart without loading that module. */
+/** A WebContainerUnavailableError (sandbox/webcontainer/boot.ts), told apart without loading that module. */
 export function unavailable(error: unknown): error is Error & { reason: string } {
   return error instanceof Error && error.name === 'WebContainerUnavailableError';
 }

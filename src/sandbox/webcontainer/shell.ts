@@ -1,7 +1,7 @@
 /**
  * The WebContainer backend's shell: just-bash, kept off the page's main thread.
  *
- *   main thread (index.ts)                        shell worker (workers/webcontainer-shell.ts)
+ *   main thread (index.ts)                        shell worker (workers/shell/webcontainer-shell.ts)
  *   WebContainer, its files and spawn             runShell: one Bash per exec, its deadline
  *   ShellHost ◄─────────── fs calls ───────────── RemoteFs (IFileSystem; each call a message)
  *             ◄─────── node, npm, npx, … ───────── custom commands → host.spawn / host.cancel

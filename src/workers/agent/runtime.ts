@@ -29,6 +29,7 @@ export function remoteSandbox(port: MessagePort, workdir: string): Sandbox {
   const remote = checkedSandbox(Comlink.wrap<SandboxRemote>(port));
   let ids = 0;
   return {
+    // The worker does not know which backend serves the port; no tool reads `kind`.
     kind: 'local',
     workdir,
     async exec(command, { timeoutMs, agent, signal }) {
