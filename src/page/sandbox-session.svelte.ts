@@ -160,7 +160,7 @@ export class SandboxSession {
 
   /**
    * WebContainer is tried beside the offline sandbox, but not beside a run: its attempt fetches
-   * and compiles 1.3 MB of script and opens StackBlitz's frame, and a learner who clicks a prompt
+   * and compiles a large script and opens StackBlitz's frame, and a learner who clicks a prompt
    * as soon as the sandbox is ready would share two cores (and, on a slow link, the bandwidth)
    * with it. Like the page's other
    * work ahead (AHEAD_AFTER_MS), it starts WEB_CONTAINER_AFTER_MS after boot at the earliest, in an

@@ -85,8 +85,8 @@ export async function unpackRecord(packed: string): Promise<RunRecord> {
   const bytes = fromBase64Url(packed);
   if (!bytes) throw new LinkError('damaged');
   // A stream of the bytes at hand, not a Blob's: a Blob's stream hands them over in tasks of their
-  // own, each queued behind whatever the page has to do (on a page booting from the link, 50 to
-  // 200 ms of it, measured); this one unpacks the run in the task that asked for it. It hands the
+  // own, each queued behind whatever the page has to do (much, on a page booting from the link);
+  // this one unpacks the run in the task that asked for it. It hands the
   // decompressor a slice at a time, as it asks for more: a link that unpacks to a gigabyte is
   // stopped at the cap after a few slices, never unpacked whole (a slice unpacks to 16 MB at most).
   let at = 0;

@@ -83,7 +83,7 @@ function withHeaders(response: Response, added: Record<string, string>): Respons
  * Served: only if it bears the mark of this build's hash for it. Anything else under that key
  * (another writer's response, a lost mark) counts as not kept, and the strategy fetches it again
  * with its hash and keeps it anew. Reading the mark costs nothing; hashing the bytes again on
- * every start of the worker cost the second visit ~100 ms of its start (measured). Damage to
+ * every start of the worker would slow a second visit's start. Damage to
  * the stored bytes themselves is the browser's to catch (its disk cache checksums each entry).
  */
 function checkedKeeping(integrityOf: IntegrityOf): WorkboxPlugin {

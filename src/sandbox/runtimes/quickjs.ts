@@ -31,9 +31,9 @@ const NODE_VERSION = '0.0.0-quickjs';
 const QUICKJS_VERSION = '2025-09-13';
 const MEMORY_LIMIT_BYTES = 64 * 1024 * 1024;
 /**
- * QuickJS's own stack check, kept under what a browser worker gives wasm: measured in Chromium,
- * 128 KB lets plain recursion reach ~740 frames and still fail inside QuickJS (a catchable
- * "InternalError: stack overflow"). Deeper native recursion (JSON.stringify of a very deep
+ * QuickJS's own stack check, kept under what a browser worker gives wasm: plain recursion reaches
+ * hundreds of frames and still fails inside QuickJS (a catchable "InternalError: stack
+ * overflow"). Deeper native recursion (JSON.stringify of a very deep
  * object) overflows the worker's stack instead: that is caught below and costs the module.
  */
 const STACK_LIMIT_BYTES = 128 * 1024;
