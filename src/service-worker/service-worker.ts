@@ -14,7 +14,7 @@
  *   cache from then on. A kept file that was not checked against this hash is not served: Workbox
  *   fetches it again, checked, and keeps it anew (`checkedKeeping`). index.html has a revision
  *   instead (a host may rewrite HTML, and a hash would then refuse it).
- * - **Pyodide** (13 MB) is not fetched at install: the first `python3` loads it, and its files are
+ * - **Pyodide** (the biggest download by far) is not fetched at install: the first `python3` loads it, and its files are
  *   kept then (cache first), checked against their hashes the same way. Its cache is named by its
  *   version; other versions' caches go when this worker activates.
  * - **Isolation**: without COOP/COEP the page has no SharedArrayBuffer and WebContainer will not

@@ -13,7 +13,7 @@
  *
  * QuickJS checks its interrupt handler every few thousand instructions, so `while (true) {}`
  * ends at the deadline, and so does `process.exit()`: the exit cannot be caught by the script.
- * The QuickJS module (about 500 KB of wasm) is loaded on first use and shared by later runs.
+ * The QuickJS module (wasm) is loaded on first use and shared by later runs.
  */
 import {
   newQuickJSWASMModuleFromVariant,
