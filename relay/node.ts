@@ -65,8 +65,8 @@ export {
  * Web-standard handler (relay/handler.ts: origin, path, target, limits, reply headers, as plain
  * functions) on Node's own streams, plus what only a server of one's own can do: the check of the
  * address the connection is made to. No Web stream or Request is made on the way: the target's
- * reply is written to the page chunk by chunk as it arrives, its head as soon as it comes (issue
- * 23: the relay adds at most 5 ms to the first byte). See src/models/relay.ts for the URL shape, docs/relay.md for every limit.
+ * reply is written to the page chunk by chunk as it arrives, its head as soon as it comes (the
+ * relay keeps within its budget for the first byte, docs/relay.md). See src/models/relay.ts for the URL shape, docs/relay.md for every limit.
  *
  * It is a door from any web page into the learner's machine, so it refuses by default:
  *   - only requests from its own origin (Origin and Sec-Fetch-Site; Vite's host check, which
@@ -298,7 +298,7 @@ export function createRelay(options: RelayOptions = {}): RelayHandler {
   const allowance = parseAllowLocal(options.allowLocal ?? process.env[ALLOW_LOCAL_ENV]);
   const resolve = options.lookup ?? (dnsLookup as LookupFunction);
   // Kept-alive connections to the targets: a TLS handshake per call would cost far more than
-  // the 5 ms the relay may add to the first byte. A kept socket was checked when it connected.
+  // the relay may add to the first byte (docs/relay.md). A kept socket was checked when it connected.
   const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
   const forwarding: Forwarding = {
     agents,

@@ -389,8 +389,8 @@ if (ONLY === 'stop') {
   results.offlineSecondVisitSandboxReadyMs = summary(offline);
 
   // A browser of its own for the long-lived page: the thirty pages above, closed, still leave
-  // Chromium slower for a while (opening the big record below measured 1.1-2.3 s after them,
-  // 0.6 s without them), which is not what a learner's browser is like.
+  // Chromium slower for a while (opening the big record below takes several times as long after
+  // them), which is not what a learner's browser is like.
   await browser.close();
   browser = await launch();
 

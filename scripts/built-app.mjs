@@ -72,8 +72,8 @@ export async function launchBenchBrowser() {
 
 /**
  * Clicks the sample prompt `prompt` as soon as it can be: once its button is there and enabled,
- * looked for at every frame. A locator's click alone retries 100-500 ms apart while the button is
- * not there yet: measured on the slow profile, it clicked 450-750 ms after the button was drawn.
+ * looked for at every frame. A locator's click alone retries at growing intervals while the button
+ * is not there yet, so on the slow profile it would click well after the button was drawn.
  */
 export async function clickPromptAtOnce(page, prompt) {
   await page.waitForFunction(

@@ -36,8 +36,8 @@ export const BYTE_BUDGETS = {
   /**
    * An embedded run's first paint (`embed=1`): index.html, what its tags fetch whatever the
    * address (the page's stylesheet), and the embed's own script, which holds none of the sandbox,
-   * the agents and the settings (src/embed.ts, vite-plugins/embed-entry.ts). 25% under the app's
-   * first paint, which it loaded before its script was its own.
+   * the agents and the settings (src/embed.ts, vite-plugins/embed-entry.ts): well under the app's
+   * first paint, because its script is its own.
    */
   embedFirstPaint: { gzip: 118_600, brotli: 111_000 },
 };

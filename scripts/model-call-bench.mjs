@@ -4,7 +4,7 @@
  * record (scripts/records.mjs `bigRecord`: its parent's 500th call sends 999 messages, 5 MB), from
  * the click to the dialog drawn (two frames), first as that record was made (no request bodies),
  * then with a body on every call as the playground records them now. The first open of a page
- * loads the dialog's code too; the target (issue 25) is 100 ms. What the dialog shows is the
+ * loads the dialog's code too; the target is 100 ms. What the dialog shows is the
  * end-to-end test's (e2e/model-call.spec.ts); how long it takes is measured here.
  *
  * Usage: node scripts/model-call-bench.mjs http://127.0.0.1:41731

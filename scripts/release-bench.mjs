@@ -196,7 +196,7 @@ async function firstVisit(browser, url, slow, readMs, { cpu = 1, query = '' } = 
   const fcp = await mark('first-contentful-paint');
   // The second click, warm: the same prompt on the same page, once the first run's screen settled;
   // clicked as the first was. (A `button.click()` in the page has no input events and no frame of
-  // their own before the run: it made the second click 15-20 ms shorter than a mouse's.)
+  // their own before the run: it would make the second click shorter than a mouse's.)
   await page.waitForTimeout(500);
   await page.getByRole('button', { name: PROMPT, exact: true }).click();
   await page.waitForFunction(() => performance.getEntriesByName('run:finished').length > 1, null, {
@@ -417,7 +417,7 @@ function report(ref, pages, results, load) {
  * first. Prints each side's medians and the ratio on / off: what is done ahead is kept when it
  * saves at least AHEAD_PAYS.ms or AHEAD_PAYS.ratio on a first visit (first paint, `sandbox:ready`,
  * `run:finished` after navigation) or a first click (cold). Each commit of `refs` is one more
- * side, with its own defaults (what this tree no longer does ahead is measured there).
+ * side, with its own defaults (what another commit does ahead is measured there).
  */
 export async function aheadBench(pages = 3, refs = []) {
   const scratch = mkdtempSync(join(tmpdir(), 's04-ahead-'));

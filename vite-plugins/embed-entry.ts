@@ -25,9 +25,9 @@ const PREFIX = 'embed';
 /**
  * Builds the page's script for an embedded run (`embed=1`, src/embed.ts) on its own, in the same
  * mode as the app, and adds its files to the app's build. One bundle of the two would have to share
- * its modules between them: the app's first paint then waits for several files (their names
- * exported and imported, each compressed apart) where it waits for one, 8 KB more brotli
- * (measured). Built apart, the app's script is what it was without the embed, and the embed's is
+ * its modules between them: the app's first paint would then wait for several files (their names
+ * exported and imported, each compressed apart) where it waits for one, and more bytes. Built
+ * apart, the app's script is the same as without the embed, and the embed's is
  * one file of its own; the parts both load later (the Markdown renderer, Chinese and Japanese, the
  * record fetcher...) are built twice, each page fetching its own copy.
  *

@@ -17,9 +17,9 @@ function loadingStrings(language: string): [string, string] {
  * The built page's first screen before its script has arrived: one line saying the playground is
  * loading, in the learner's language (chosen as src/settings/language.ts does: the URL's `lang=`,
  * the stored choice, the browser's languages), and after 3 s how long it has been loading, so that
- * a slow link (300 KB at 50 kbps is 48 s) shows progress instead of a blank page. On a 1.6 Mbps
- * link the page's script and the sandbox's share the bandwidth for about 1.5 s; this line is drawn
- * as soon as the HTML and the stylesheet are in. main.ts clears it before mounting the app.
+ * a slow link shows progress instead of a blank page. On a slow link the page's script and the
+ * sandbox's share the bandwidth for a while; this line is drawn as soon as the HTML and the
+ * stylesheet are in. main.ts clears it before mounting the app.
  */
 export function firstScreen(): Plugin {
   return {

@@ -4,9 +4,9 @@ import type { Plugin } from 'vite';
 
 /**
  * Serves just-bash to the browser from its code-split ESM build instead of its single browser
- * bundle. The browser bundle is one 1.24 MB file that the sandbox worker must compile before the
- * shell can run; the ESM build keeps the shell's core in about 740 KB and loads each command
- * (grep, sed, awk, jq...) the first time it runs. Compiling half as much is most of start-up.
+ * bundle. The browser bundle is one big file that the sandbox worker must compile before the
+ * shell can run; the ESM build keeps the shell's core smaller and loads each command (grep, sed,
+ * awk, jq...) the first time it runs. Compiling less is most of start-up.
  *
  * just-bash's `__BROWSER__` switch (set here, as its own browser build does) drops the commands
  * and code paths that need Node: sqlite3, tar, yq, xan, its own python3 and js-exec. What is left
@@ -18,7 +18,7 @@ import type { Plugin } from 'vite';
  *
  * The build refuses an unpatched just-bash (patches/, applied by `postinstall`): in a browser its
  * byte-to-string helpers spread 32-64 KB chunks into `String.fromCharCode`, which overflows a
- * worker's stack, so `cat`, `head` and `wc` called any file of 64 KB or more missing. Node never
+ * worker's stack, so `cat`, `head` and `wc` would call any file of 64 KB or more missing. Node never
  * takes that path (it has Buffer), so only browser tests would notice.
  */
 const ESM_ENTRY = fileURLToPath(new URL('../node_modules/just-bash/dist/bundle/index.js', import.meta.url));
@@ -80,8 +80,8 @@ function spreadsLargeChunks(code: string): boolean {
  * just-bash's shell module probes for Node's `Module` as it loads, in a try block that starts with
  * `process.getBuiltinModule`: in a browser, a ReferenceError at the top level of the sandbox's
  * script, caught. With DevTools open (and in tests and the bench, which drive Chromium through its
- * DevTools protocol), V8 then records where it was thrown, and reparses the whole 736 KB script to
- * find that place: 25-40 ms of the sandbox's start, measured in traces. In a browser both branches
+ * DevTools protocol), V8 then records where it was thrown, and reparses the whole script to find
+ * that place, in the sandbox's start. In a browser both branches
  * of the probe throw and it ends with `null`, so that is what the browser build gets.
  */
 const NODE_MODULE_PROBE = /var (\w+)=null;try\{let \w+=process\.getBuiltinModule,[^]*?\}catch\{\1=null\}/;
@@ -102,8 +102,8 @@ const REGEX_ENGINE_MODULE = fileURLToPath(new URL('../src/sandbox/regex-engine.t
 const LOAD_REGEX = '__s04LoadRegexEngine';
 
 /**
- * The shell's core imports RE2 (re2js, its regular-expression engine: 179 KB of the sandbox's
- * 736 KB script, 46 KB brotli, 0.23 s at 1.6 Mbps) statically, but only calls it while a command
+ * The shell's core imports RE2 (re2js, its regular-expression engine, a good part of the
+ * sandbox's script) statically, but only calls it while a command
  * runs: a glob, `${x#pattern}`, `[[ =~ ]]`, `case`. So the core imports it dynamically here, and
  * the sandbox is ready without it: `regexEngine()` (src/sandbox/regex-engine.ts, which becomes
  * LOAD_REGEX in the browser) is awaited before every command. The commands that use it (grep,

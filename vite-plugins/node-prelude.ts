@@ -4,7 +4,7 @@ import { rolldown } from 'rolldown';
 import type { Plugin } from 'vite';
 
 /**
- * `import PRELUDE from '../build/node-prelude/index.js?prelude'`: that module, the modules of its lazy/
+ * `import PRELUDE from './node-prelude/index.js?prelude'`: that module, the modules of its lazy/
  * folder and the npm packages they import (path-browserify, events, buffer, string_decoder),
  * bundled for QuickJS, which runs source strings, not modules. The bundling happens when Vite or
  * Vitest loads the import: nothing generated is committed, and `npm ci` is all a clone needs.

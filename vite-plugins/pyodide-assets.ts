@@ -7,8 +7,8 @@ import type { Plugin } from 'vite';
 /**
  * Serves Pyodide from the app's own origin, under `<base>pyodide/`: the offline sandbox's
  * `python3` loads it on first use (src/sandbox/runtimes/python-host.ts), and there is no CDN to
- * fall back on. The files come from node_modules/pyodide at dev and build time, so the ~13 MB are
- * never committed: the dev server streams them, the build copies them into dist/pyodide/.
+ * fall back on. The files come from node_modules/pyodide at dev and build time, so its many
+ * megabytes are never committed: the dev server streams them, the build copies them into dist/pyodide/.
  */
 export const PYODIDE_FILES = [
   'pyodide.mjs',

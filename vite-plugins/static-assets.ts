@@ -13,8 +13,8 @@ const MIN_BYTES = 1024;
  * static host serves them, by `vite preview` too (the benchmark and the end-to-end tests use it):
  *
  * - compressed once at build time (`name.br` beside each file), not on every request: Vite's
- *   preview gzips on the fly, and on a 2-core machine that work competed with the page's start
- *   (sandbox:ready about 60 ms later, measured page against page);
+ *   preview gzips on the fly, and on a machine of few cores that work competes with the page's
+ *   start (`sandbox:ready` comes later);
  * - cacheable for good (`immutable`), so starting a subagent worker does not ask the server
  *   again. index.html, which names them, stays `no-cache`.
  */

@@ -45,6 +45,7 @@ import {
   type ContextMode,
   type LoopLimits,
 } from './variants';
+import { messageOf } from './errors';
 
 /** What a UI or a run log can follow. Every event names the loop it comes from. */
 export type LoopEvent =
@@ -139,10 +140,6 @@ function isFatal(error: unknown): boolean {
   return isStop(error) || error instanceof ModelCallError;
 }
 
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** Runs one tool as the reference does: unknown names and thrown errors become result strings. */
 export async function runTool(
   handlers: Record<string, ToolHandler>,
@@ -156,7 +153,7 @@ export async function runTool(
     return await handler(block.input as Record<string, unknown>, { agent, toolUseId: block.id, signal });
   } catch (error) {
     if (isFatal(error)) throw error;
-    return `Error: ${errorMessage(error)}`;
+    return `Error: ${messageOf(error)}`;
   }
 }
 
@@ -197,7 +194,7 @@ export async function agentLoop(options: LoopOptions): Promise<LoopResult> {
       });
     } catch (error) {
       if (isStop(error) || signal?.aborted) throw new StopError();
-      const failure = error instanceof ModelCallError ? error : new ModelCallError(errorMessage(error));
+      const failure = error instanceof ModelCallError ? error : new ModelCallError(messageOf(error));
       emit({
         type: 'error',
         agent,

@@ -79,7 +79,7 @@ export class ModelCallError extends Error {
  * Why a reply ended, when it was not the model's own choice to stop or to call tools
  * (`end_turn`, `stop_sequence`, `tool_use`): a refusal, a cut at max_tokens, a full context
  * window, or a reason this playground does not know. Such a reply ends its loop as any other
- * non-`tool_use` reply does (SPEC.md); a tool_use in it is never run.
+ * non-`tool_use` reply does (docs/protocol.md, the loop); a tool_use in it is never run.
  */
 export function unusualStop(stopReason: string | null | undefined): string | null {
   if (!stopReason) return null;

@@ -26,6 +26,7 @@ import { ModelCallError } from '../core/model';
 import type { ModelConfig } from './config';
 import { withCacheBreakpoints } from './cache-breakpoints';
 import { RELAY_TARGET_HEADER, relayTargetProblem } from './relay';
+import { messageOf } from '../core/errors';
 
 export type AnthropicConfig = Extract<ModelConfig, { provider: 'anthropic' }>;
 
@@ -314,7 +315,7 @@ export class AnthropicModel implements ModelClient {
       if (error instanceof APIUserAbortError) throw abortError();
       const lost = !(error instanceof APIError) || error instanceof APIConnectionError;
       if (midReply && lost) {
-        const detail = error instanceof Error ? error.message : String(error);
+        const detail = messageOf(error);
         throw new ModelCallError(
           this.#scrub(
             `The connection to ${this.baseURL} was lost in the middle of the reply (${detail}). Try again.`,
@@ -390,7 +391,7 @@ export class AnthropicModel implements ModelClient {
       if (status !== undefined) return fail(`The API rejected the request (${code}): ${detail}`, status);
       return fail(`The API reported an error during the stream: ${detail}`);
     }
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     return fail(`The reply from ${this.baseURL} could not be read: ${message}`);
   }
 }

@@ -33,6 +33,7 @@ import { ProtocolError } from '../workers/agent/protocol';
 import { withLine, type SandboxLine } from './sandbox-line';
 import { RecordOrder } from './record-order';
 import { TaskQueue, type Turn } from './task-queue';
+import { messageOf } from '../core/errors';
 
 /** The agent workers a conversation runs on (AgentWorkers; fakes in tests). */
 export interface AgentPool {
@@ -159,10 +160,6 @@ function measure(name: string, start: number, end: number): void {
   }
 }
 
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 export class Conversation {
   readonly #agents: AgentPool;
   readonly #sandbox: SandboxLines;
@@ -279,7 +276,7 @@ export class Conversation {
     } catch (error) {
       if (controller.signal.aborted) this.#record({ type: 'status', status: { kind: 'stopped' } });
       else {
-        const reason = setup.reason?.(error) ?? message(error);
+        const reason = setup.reason?.(error) ?? messageOf(error);
         this.#record({ type: 'status', status: { kind: 'failed', reason } });
         this.#sandbox.closeConnections();
         this.#agents.stopAll();

@@ -62,7 +62,7 @@ export function quiet(work: PageWork, options: QuietOptions, gone?: () => boolea
  * Calls `start` once the page is quiet: `afterMs` from now at the earliest, then as soon as no
  * run is under way and nothing ahead is loading (checked each `pollMs`), in an idle moment. The
  * service worker's install downloads and checks the whole build: beside a learner's first run, or
- * Pyodide's load, on two cores, it slows both (Pyodide's load took 8.2 s instead of 5.4).
+ * Pyodide's load, on a machine of few cores, it slows both.
  */
 export function startWhenQuiet(
   start: () => void,

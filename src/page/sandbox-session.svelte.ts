@@ -16,6 +16,7 @@ import { LocalSandboxHost } from './local-sandbox';
 import { SANDBOX_LABELS, type SandboxHost } from './sandbox-host';
 import { type PageWork, quiet, startWhenQuiet } from './quiet';
 import { sandboxLine, type SandboxLine } from './sandbox-line';
+import { messageOf } from '../core/errors';
 
 /** WebContainer's attempt starts this long after boot at the earliest (see #tryWebContainerWhenQuiet). */
 const WEB_CONTAINER_AFTER_MS = 3000;
@@ -159,7 +160,7 @@ export class SandboxSession {
 
   /**
    * WebContainer is tried beside the offline sandbox, but not beside a run: its attempt fetches
-   * and compiles 1.3 MB of script and opens StackBlitz's frame, and a learner who clicks a prompt
+   * and compiles a large script and opens StackBlitz's frame, and a learner who clicks a prompt
    * as soon as the sandbox is ready would share two cores (and, on a slow link, the bandwidth)
    * with it. Like the page's other
    * work ahead (AHEAD_AFTER_MS), it starts WEB_CONTAINER_AFTER_MS after boot at the earliest, in an
@@ -220,7 +221,7 @@ export class SandboxSession {
     // Loaded on demand: the page's first script stays free of WebContainer.
     const { cannotBootReason, WebContainerSandboxHost } = await import('./webcontainer-host').catch(
       (error: unknown) => {
-        throw new Error(`its code did not load (${message(error)})`);
+        throw new Error(`its code did not load (${messageOf(error)})`);
       },
     );
     const cannot = cannotBootReason();
@@ -349,22 +350,18 @@ export class SandboxSession {
   }
 }
 
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** A WebContainerUnavailableError (webcontainer-boot.ts), told apart without loading that module. */
+/** A WebContainerUnavailableError (sandbox/webcontainer/boot.ts), told apart without loading that module. */
 export function unavailable(error: unknown): error is Error & { reason: string } {
   return error instanceof Error && error.name === 'WebContainerUnavailableError';
 }
 
 /** Why WebContainer is unavailable, worded to follow "WebContainer unavailable: ". */
 function reasonOf(error: unknown): string {
-  return unavailable(error) ? error.reason : message(error);
+  return unavailable(error) ? error.reason : messageOf(error);
 }
 
 /** The sentence after `Failed: ` for a boot that failed. */
 export function bootFailure(error: unknown): string {
   // WebContainer's failures are sentences of their own ("WebContainer did not start within …").
-  return unavailable(error) ? error.message : `the sandbox did not start: ${message(error)}`;
+  return unavailable(error) ? error.message : `the sandbox did not start: ${messageOf(error)}`;
 }

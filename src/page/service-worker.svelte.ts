@@ -31,6 +31,7 @@ import {
   type ClaimMessage,
   type RunsMessage,
 } from '../service-worker/protocol';
+import { messageOf } from '../core/errors';
 
 export type OfflineStatus =
   /** Not started (the dev server never registers it). */
@@ -137,7 +138,7 @@ export class ServiceWorkerHost {
     try {
       registration = await env.container.register(`${env.base}${SERVICE_WORKER_FILE}`, { scope: env.base });
     } catch (error) {
-      return this.#networkOnly('failed', error instanceof Error ? error.message : String(error));
+      return this.#networkOnly('failed', messageOf(error));
     }
     // Some environments answer without registering anything (an automation tool's block).
     if (!registration) return this.#networkOnly('failed', 'the browser did not register it');

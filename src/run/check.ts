@@ -192,7 +192,7 @@ function plainMessage(message: unknown): boolean {
  * Whether an event is one of the kinds a long record is mostly made of (log lines, errors,
  * streamed deltas, model calls' starts and ends, tool calls, messages), with exactly the fields its schema reads, each of its kind: such
  * an event passes the schema unchanged, so it is taken as it is. The schema checking every event
- * (and copying it) was most of the time a 25 MB record took to open. Any other event, or one
+ * (and copying it) would be most of the time a big record takes to open. Any other event, or one
  * with a field more or less, goes through the schema, which names what is wrong.
  */
 function plainEvent(event: unknown): event is RecordEvent {

@@ -58,6 +58,7 @@ import {
   type SessionProblem,
   type Transcript,
 } from './claude-code/transcript';
+import { CodedError } from './coded-error';
 
 export {
   isSessionFile,
@@ -73,13 +74,12 @@ export interface OpenedSession {
 }
 
 /** Why nothing of the files can be shown (the screen says it from the code). */
-export class SessionError extends Error {
+export class SessionError extends CodedError<'noSession' | 'empty'> {
   override name = 'SessionError';
-  constructor(
-    readonly code: 'noSession' | 'empty',
-    readonly params: Record<string, string | number> = {},
-  ) {
+  constructor(code: 'noSession' | 'empty', params: Record<string, string | number> = {}) {
     super(
+      code,
+      params,
       code === 'noSession'
         ? 'no Claude Code transcript (.jsonl) among the files'
         : 'no message in the session',

@@ -13,6 +13,7 @@ import { MAX_RECORD_BYTES, megabytes, parseRecord, RecordError } from './check';
 import { said } from './record-error';
 import { FRAGMENT_KEY } from './link-key';
 import type { RunRecord } from './record';
+import { CodedError } from './coded-error';
 
 export { FRAGMENT_KEY, packedIn } from './link-key';
 
@@ -44,16 +45,12 @@ export type LinkProblem = keyof typeof LINK_PROBLEMS;
 type ParamsOf<C extends LinkProblem> = Parameters<(typeof LINK_PROBLEMS)[C]>[0];
 
 /** A link whose run cannot be had: `code` and `params` say why; `message` says it in English. */
-export class LinkError<C extends LinkProblem = LinkProblem> extends Error {
+export class LinkError<C extends LinkProblem = LinkProblem> extends CodedError<C> {
   override name = 'LinkError';
-  readonly code: C;
-  readonly params: Record<string, string | number>;
 
   constructor(code: C, ...params: ParamsOf<C> extends undefined ? [] : [ParamsOf<C>]) {
     const { given, message } = said(LINK_PROBLEMS, code, params[0]);
-    super(message);
-    this.code = code;
-    this.params = given;
+    super(code, given, message);
   }
 }
 
@@ -85,8 +82,8 @@ export async function unpackRecord(packed: string): Promise<RunRecord> {
   const bytes = fromBase64Url(packed);
   if (!bytes) throw new LinkError('damaged');
   // A stream of the bytes at hand, not a Blob's: a Blob's stream hands them over in tasks of their
-  // own, each queued behind whatever the page has to do (on a page booting from the link, 50 to
-  // 200 ms of it, measured); this one unpacks the run in the task that asked for it. It hands the
+  // own, each queued behind whatever the page has to do (much, on a page booting from the link);
+  // this one unpacks the run in the task that asked for it. It hands the
   // decompressor a slice at a time, as it asks for more: a link that unpacks to a gigabyte is
   // stopped at the cap after a few slices, never unpacked whole (a slice unpacks to 16 MB at most).
   let at = 0;

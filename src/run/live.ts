@@ -1,6 +1,6 @@
 /**
  * The run being recorded: its record grows by appending, and its view follows event by event.
- * No DOM and no Svelte: the page wraps it (src/ui/playground.svelte.ts), tests drive it directly.
+ * No DOM and no Svelte: the page's Conversation wraps it (src/page/conversation.ts), tests drive it directly.
  */
 import {
   newRecord,

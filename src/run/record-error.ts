@@ -3,6 +3,7 @@
  * language, src/ui/sentence.ts), with the English sentence as the message. Whatever a sentence
  * takes from the file is quoted, at most QUOTED characters of it.
  */
+import { CodedError } from './coded-error';
 
 /** The most characters of a file that a sentence about it quotes. */
 export const QUOTED = 80;
@@ -85,15 +86,11 @@ export type RecordProblem = keyof typeof RECORD_PROBLEMS;
 type ParamsOf<C extends RecordProblem> = Parameters<(typeof RECORD_PROBLEMS)[C]>[0];
 
 /** A record that cannot be opened: `code` and `params` say why; `message` says it in English. */
-export class RecordError<C extends RecordProblem = RecordProblem> extends Error {
+export class RecordError<C extends RecordProblem = RecordProblem> extends CodedError<C> {
   override name = 'RecordError';
-  readonly code: C;
-  readonly params: Record<string, string | number>;
 
   constructor(code: C, ...params: ParamsOf<C> extends undefined ? [] : [ParamsOf<C>]) {
     const { given, message } = said(RECORD_PROBLEMS, code, params[0]);
-    super(message);
-    this.code = code;
-    this.params = given;
+    super(code, given, message);
   }
 }

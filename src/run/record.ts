@@ -91,7 +91,7 @@ export type PageEvent =
    * An agent's context changed for a reason of its own, never the provider's: its array was
    * compacted (`compaction`: it starts again from a summary; `trigger` as Claude Code wrote it,
    * `tokensBefore` the context it reported before) or its next call goes to another `model`. A
-   * count after it is not compared with one before it (./context.ts, `contextReset`); the chart
+   * count after it is not compared with one before it (./ledger.ts, `contextReset`); the chart
    * and the workers timeline mark it. Written by the reader of Claude Code sessions.
    */
   | {

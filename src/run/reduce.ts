@@ -112,7 +112,7 @@ export function streamInto(draft: AssistantBlock[] | null, event: StreamEvent): 
         const partial = ((block as { partial?: string }).partial ?? '') + event.partial_json;
         let input = block.input;
         // Only an input that could be complete is parsed: a failed parse throws, and throwing on
-        // every delta of a long input made replaying a record many times slower. Whether it could
+        // every delta of a long input would make replaying a record many times slower. Whether it could
         // be is told by the delta alone: reading the end of the whole input joined so far would
         // copy it at every delta. A delta of whitespace leaves a parsed input as it was.
         if (event.partial_json.trimEnd().endsWith('}')) {

@@ -3,6 +3,8 @@
  * problems wherever it says any error (src/ui/sentence.ts), an embedded run's too, which loads no
  * IndexedDB code.
  */
+import { CodedError } from './coded-error';
+
 const STORAGE_PROBLEMS = {
   full: () => 'History is full: this run is not being kept. Delete older runs in History to make room.',
   blocked: (p: { detail: string }) =>
@@ -14,14 +16,10 @@ const STORAGE_PROBLEMS = {
 export type StorageProblemCode = keyof typeof STORAGE_PROBLEMS;
 
 /** Why History cannot keep runs: `code` and `params` for the screen, `message` in English. */
-export class StorageProblem extends Error {
+export class StorageProblem extends CodedError<StorageProblemCode, { detail?: string }> {
   override name = 'StorageProblem';
-  readonly code: StorageProblemCode;
-  readonly params: { detail?: string };
 
   constructor(code: StorageProblemCode, params: { detail?: string } = {}) {
-    super(STORAGE_PROBLEMS[code]({ detail: params.detail ?? '' }));
-    this.code = code;
-    this.params = params;
+    super(code, params, STORAGE_PROBLEMS[code]({ detail: params.detail ?? '' }));
   }
 }

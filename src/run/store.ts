@@ -14,6 +14,7 @@ import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { RecordEvent, RunRecord, RunSettings, RunStatus } from './record';
 import { later } from './later';
 import { StorageProblem } from './storage-problem';
+import { messageOf } from '../core/errors';
 
 export { StorageProblem, type StorageProblemCode } from './storage-problem';
 
@@ -63,7 +64,7 @@ export const INTERRUPTED = {
 function problemOf(error: unknown): StorageProblem {
   const name = error instanceof Error || error instanceof DOMException ? error.name : '';
   if (name === 'QuotaExceededError') return new StorageProblem('full');
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = messageOf(error);
   return new StorageProblem('blocked', { detail });
 }
 

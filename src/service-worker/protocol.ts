@@ -9,8 +9,8 @@ export const SKIP_WAITING = 's04:skip-waiting';
 
 /**
  * `busy`: a run is under way on the page that sends it. The install downloads every file of the
- * build and Chromium compiles each script it keeps; beside a run on two cores, that made the run
- * 300-400 ms slower.
+ * build and Chromium compiles each script it keeps; beside a run on a machine of few cores, that
+ * slows the run, so the install waits.
  */
 export const RUNS = 's04:runs';
 export interface RunsMessage {

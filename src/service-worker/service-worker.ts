@@ -14,7 +14,7 @@
  *   cache from then on. A kept file that was not checked against this hash is not served: Workbox
  *   fetches it again, checked, and keeps it anew (`checkedKeeping`). index.html has a revision
  *   instead (a host may rewrite HTML, and a hash would then refuse it).
- * - **Pyodide** (13 MB) is not fetched at install: the first `python3` loads it, and its files are
+ * - **Pyodide** (the biggest download by far) is not fetched at install: the first `python3` loads it, and its files are
  *   kept then (cache first), checked against their hashes the same way. Its cache is named by its
  *   version; other versions' caches go when this worker activates.
  * - **Isolation**: without COOP/COEP the page has no SharedArrayBuffer and WebContainer will not
@@ -83,7 +83,7 @@ function withHeaders(response: Response, added: Record<string, string>): Respons
  * Served: only if it bears the mark of this build's hash for it. Anything else under that key
  * (another writer's response, a lost mark) counts as not kept, and the strategy fetches it again
  * with its hash and keeps it anew. Reading the mark costs nothing; hashing the bytes again on
- * every start of the worker cost the second visit ~100 ms of its start (measured). Damage to
+ * every start of the worker would slow a second visit's start. Damage to
  * the stored bytes themselves is the browser's to catch (its disk cache checksums each entry).
  */
 function checkedKeeping(integrityOf: IntegrityOf): WorkboxPlugin {

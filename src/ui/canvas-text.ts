@@ -2,8 +2,8 @@
  * The fonts and glyphs the canvases draw with (the workers timeline's labels, the context chart's
  * task marks), and their first use made ahead. A renderer's first text in a font, and above all a
  * glyph none of the page's fonts has (the chart's ▶ ✕ ■, which the system's font fallback looks
- * for), cost 10-100 ms of the page's thread the first time (measured in a first run's frames on a
- * fresh page), and nothing after that.
+ * for), costs the page's thread a while the first time, in a first run's frames on a fresh page,
+ * and nothing after that.
  */
 
 /** The workers timeline's bar labels (measured to see whether a label fits its bar). */

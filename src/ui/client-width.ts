@@ -1,8 +1,8 @@
 /**
  * `bind:clientWidth` without its first read. Svelte's binding reads the width in an effect as the
  * element is created, which makes the browser lay out at once whatever the same update changed:
- * the workers timeline's first rows, created by a fresh page's first click, laid out the whole new
- * run (5-7 ms, traced) in the click's task, before the page served the parent's task call. Here
+ * the workers timeline's first rows, created by a fresh page's first click, would lay out the whole
+ * new run in the click's task, before the page serves the parent's task call. Here
  * the width comes only from a ResizeObserver, which reports it after the frame's own layout.
  */
 import type { Attachment } from 'svelte/attachments';

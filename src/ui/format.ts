@@ -77,7 +77,7 @@ const numberFormats = new Map<string, Intl.NumberFormat>();
 /** A count in the language's digits and separators (`1,234`), with its formatter kept per language. */
 export function formatNumber(n: number, tag: string): string {
   // English, Chinese and Japanese write a whole number under 1,000 as its plain digits. The first
-  // Intl.NumberFormat of a page costs 50-70 ms (ICU's data), and the first screen shows only zeros.
+  // Intl.NumberFormat of a page is costly (ICU's data), and the first screen shows only zeros.
   if (Number.isInteger(n) && Math.abs(n) < 1000) return String(n);
   let format = numberFormats.get(tag);
   if (!format) numberFormats.set(tag, (format = new Intl.NumberFormat(tag)));

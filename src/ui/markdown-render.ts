@@ -89,8 +89,8 @@ const WARM_UP = [
 
 /**
  * Parses and sanitises a sample text, cached nowhere. The first parse of a page compiles marked's
- * regular expressions and sets DOMPurify up: 30-150 ms on the page's thread on a slow machine,
- * which the first model message would otherwise pay for. Called as soon as this module has loaded.
+ * regular expressions and sets DOMPurify up, a noticeable while on the page's thread on a slow
+ * machine, which the first model message would otherwise pay for. Called as soon as this module has loaded.
  */
 export function warmUp(): void {
   purify.sanitize(markdown.parse(WARM_UP) as string, CONFIG);

@@ -114,8 +114,7 @@ export class Recorder {
   /**
    * Holds screen updates while a subagent worker starts, for at most HOLD_MS. Chromium starts a
    * worker with the help of the page's thread, so a long repaint just after `new Worker` (the new
-   * column, the parent's tool call) delays the worker by as long; measured, it put about 35 ms
-   * on `subagent:spawn`. The record takes every event at once; only the screen waits.
+   * column, the parent's tool call) delays the worker by as long, and `subagent:spawn` with it. The record takes every event at once; only the screen waits.
    */
   #hold(starting: Promise<unknown>): void {
     this.#holds++;

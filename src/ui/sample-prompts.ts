@@ -26,7 +26,7 @@ const PROMPTS: Record<Language, (ext: string) => string[]> = {
   ],
 };
 
-/** The sample prompts of `sample`'s project in `language` (SPEC.md's own in English). */
+/** The sample prompts of `sample`'s project in `language` (in English, the ones docs/protocol.md lists). */
 export function samplePrompts(sample: SampleName, language: Language = 'en'): string[] {
   return PROMPTS[language](sample === 'typescript' ? '.ts' : '.py');
 }

@@ -12,6 +12,7 @@ import { StorageProblem } from '../run/storage-problem';
 import type { SettingsProblem } from '../settings/model-settings';
 import { isChunkFailure } from './chunk-failures.svelte';
 import { t } from './i18n';
+import { messageOf } from '../core/errors';
 
 export type Sentence =
   | { key: string; params?: Record<string, string | number | Sentence> }
@@ -47,7 +48,7 @@ export function sentenceOf(error: unknown): Sentence {
   if (error instanceof LinkError) return { key: `share.problem.${error.code}`, params: error.params };
   if (error instanceof StorageProblem) return { key: `storage.${error.code}`, params: error.params };
   if (isChunkFailure(error)) return { key: 'update.chunkFailed' };
-  return { text: error instanceof Error ? error.message : String(error) };
+  return { text: messageOf(error) };
 }
 
 /** Both sentences, the first first; either may be missing. */

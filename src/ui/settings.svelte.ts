@@ -35,6 +35,7 @@ import { DEFAULT_MODEL, type UrlSettings } from '../settings/url-settings';
 import { t } from './i18n';
 import { storedLanguage, useLanguage } from './language.svelte';
 import { say, sentenceOf, settingsSentence, type Sentence } from './sentence';
+import { messageOf } from '../core/errors';
 
 export class Settings {
   /** The Settings dialog's values (see model-settings.ts for where each one is kept). */
@@ -265,13 +266,9 @@ export class Settings {
       },
       maxSubagents: this.subagentsAtOnce,
       scrub: (event) => redactRecord(event, redactor),
-      reason: (error) => redactor.text(message(error)),
+      reason: (error) => redactor.text(messageOf(error)),
     };
   }
-}
-
-export function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** localStorage when the page may use it (it throws in some privacy modes). */

@@ -45,7 +45,7 @@ export class Warmup {
   spare = $state<AgentId | null>(null);
   /**
    * python3's load ahead was left for its first use: the python sample on a metered or slow
-   * connection (the header says so). 12.3 MB would take a minute at 1.6 Mbps, beside the runs.
+   * connection (the header says so). Its download would take about a minute there, beside the runs.
    */
   pythonOnFirstUse = $state(false);
 
@@ -138,8 +138,8 @@ export class Warmup {
     if (this.#aheadScheduled) return;
     this.#aheadScheduled = true;
     this.pythonOnFirstUse = this.#pythonWaitsForUse();
-    // Nothing to fetch, a few milliseconds of the page's thread: the first run's frames no longer
-    // wait for the system's font fallback (./canvas-text.ts).
+    // Nothing to fetch, little of the page's thread: the first run's frames then do not wait for
+    // the system's font fallback (./canvas-text.ts).
     later(() => warmCanvasText(), CANVAS_TEXT_AFTER_MS);
     // The Markdown renderer's first parse, once the agents' script is in (what a run draws with
     // comes after it on a slow link), unless a run has begun (it renders).

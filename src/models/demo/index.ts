@@ -60,6 +60,7 @@ import { planSubagent } from './subagent';
 import { answerCodeword, asksCodeword, parentCodeword } from './codeword';
 import { textFor } from './say';
 import { isSubagentRequest, readTurn, type Plan } from './turn';
+import { messageOf } from '../../core/errors';
 
 const ID_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -110,7 +111,7 @@ export function demoRespond(request: ModelRequest): ModelResponse {
     else plan = subagent ? planSubagent(turn, tools) : planParent(turn, tools);
   } catch (error) {
     // The demo must never break a run: a parsing slip becomes an honest final answer.
-    plan = { text: textFor(turn.prompt).failed(error instanceof Error ? error.message : String(error)) };
+    plan = { text: textFor(turn.prompt).failed(messageOf(error)) };
   }
   // Only call tools this loop actually has (a subagent has no `task` unless it may delegate).
   if (plan.calls) plan = { ...plan, calls: plan.calls.filter((c) => tools.has(c.name)) };

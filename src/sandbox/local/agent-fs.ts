@@ -25,7 +25,7 @@ function notPermitted(operation: string, path: string): Error {
  * every write attributed to `agent`, and `/dev/null` acting as a null device.
  *
  * It deliberately has no `writeFileSync`/`mkdirSync`: just-bash then skips re-creating its
- * /bin, /dev and /proc layout on each `new Bash` (that was done once, in `create`).
+ * /bin, /dev and /proc layout on each `new Bash` (it is made once, in `create`).
  */
 export class AgentFs implements IFileSystem {
   readonly #fs: InMemoryFs;

@@ -61,9 +61,8 @@ const WARM_THEN =
  * An agent's first look at a project, rehearsed once on the mounted files after the commands have
  * loaded: a sorted listing, and a search with a regular expression, as the sample prompts' first
  * runs make them. Loading a command compiles little of it: on a fresh page the first run's `find |
- * sort` and `grep -E` compiled the shell's interpreter, the commands' code and the
- * regular-expression engine (130-230 ms of the sandbox's thread, measured), which a second run
- * did not pay. Read-only: nothing is written, not even /dev/null (a plain file here).
+ * sort` and `grep -E` compile the shell's interpreter, the commands' code and the
+ * regular-expression engine on the sandbox's thread, which a second run does not pay. Read-only: nothing is written, not even /dev/null (a plain file here).
  */
 export const REHEARSAL = [
   "find . -type f -not -path '*/node_modules/*' -not -path '*/.git/*' | sort | head -n 3",
@@ -124,8 +123,8 @@ export class LocalSandbox implements Sandbox, ByteReader {
 
   /**
    * Loads the commands agents run most, ahead of their first use: in the browser, just-bash
-   * loads each command's code the first time it runs, which made an agent's first `find | sort`
-   * take about 200 ms. Each is only asked for --help, then an agent's first look at the project is
+   * loads each command's code the first time it runs, which would slow an agent's first
+   * `find | sort`. Each is only asked for --help, then an agent's first look at the project is
    * rehearsed (REHEARSAL), so no file changes. `signal` ends it early
    * (a run that starts needs the thread more): what is loaded stays loaded. Resolves with whether
    * it went through every command.
@@ -133,7 +132,7 @@ export class LocalSandbox implements Sandbox, ByteReader {
   async warmUp(signal?: AbortSignal): Promise<boolean> {
     const options = { timeoutMs: 10_000, signal };
     // At once: each command's code is its own chunk, and some import another; one after another,
-    // on a slow network (150 ms a round trip) the first run found only ls, cat and find loaded.
+    // on a slow network a first run would find only the first few loaded.
     // The regular-expression engine comes beside them, not before them: `c --help` uses none.
     const engine = regexEngine();
     const first = await Promise.all(

@@ -2,8 +2,8 @@
  * `node` and `python3` for the offline shell: just-bash custom commands over language runtimes
  * that load on first use, so the page's first load carries none of them.
  *
- *   node file.js    ─▶ quickjs.ts  QuickJS wasm (~0.5 MB), in the sandbox worker
- *   python3 file.py ─▶ python-host.ts ─▶ Pyodide (~12 MB) in a nested worker `python`
+ *   node file.js    ─▶ quickjs.ts  QuickJS wasm, in the sandbox worker
+ *   python3 file.py ─▶ python-host.ts ─▶ Pyodide (big) in a nested worker `python`
  *
  * Both work on a FileTree copy of the project, HOME and /tmp (tree.ts); what a script changes is
  * written back through the calling agent's AgentFs, so the change feed attributes it like any
@@ -26,6 +26,7 @@ import type { PythonHost } from './python-host';
 import { PYTHON_USAGE, PYTHON_VERSION, parsePythonArgs } from './python';
 import { normalize } from '../paths';
 import { applyTreeChanges, diffTrees, FileTree } from './tree';
+import { messageOf } from '../../core/errors';
 
 export type RuntimeName = 'node' | 'python';
 
@@ -292,11 +293,7 @@ export class LanguageRuntimes {
     try {
       loaded = await this.#loadPython();
     } catch (error) {
-      return text(
-        '',
-        `python3: could not load Pyodide: ${error instanceof Error ? error.message : error}\n`,
-        127,
-      );
+      return text('', `python3: could not load Pyodide: ${messageOf(error)}\n`, 127);
     }
     const input = stdinText(ctx);
     const tree = await FileTree.capture(exec.fs, this.#roots);

@@ -230,7 +230,7 @@ export class PythonEngine {
   }
 
   /**
-   * Loads Pyodide (about 12 MB: wasm, standard library), takes the network, storage and page
+   * Loads Pyodide (wasm, standard library: a big download), takes the network, storage and page
    * away from this thread's global scope for good, and installs the driver.
    */
   static async load(options: EngineOptions): Promise<PythonEngine> {

@@ -13,7 +13,7 @@
  *
  * QuickJS checks its interrupt handler every few thousand instructions, so `while (true) {}`
  * ends at the deadline, and so does `process.exit()`: the exit cannot be caught by the script.
- * The QuickJS module (about 500 KB of wasm) is loaded on first use and shared by later runs.
+ * The QuickJS module (wasm) is loaded on first use and shared by later runs.
  */
 import {
   newQuickJSWASMModuleFromVariant,
@@ -31,9 +31,9 @@ const NODE_VERSION = '0.0.0-quickjs';
 const QUICKJS_VERSION = '2025-09-13';
 const MEMORY_LIMIT_BYTES = 64 * 1024 * 1024;
 /**
- * QuickJS's own stack check, kept under what a browser worker gives wasm: measured in Chromium,
- * 128 KB lets plain recursion reach ~740 frames and still fail inside QuickJS (a catchable
- * "InternalError: stack overflow"). Deeper native recursion (JSON.stringify of a very deep
+ * QuickJS's own stack check, kept under what a browser worker gives wasm: plain recursion reaches
+ * hundreds of frames and still fails inside QuickJS (a catchable "InternalError: stack
+ * overflow"). Deeper native recursion (JSON.stringify of a very deep
  * object) overflows the worker's stack instead: that is caught below and costs the module.
  */
 const STACK_LIMIT_BYTES = 128 * 1024;

@@ -19,6 +19,7 @@
  */
 import type { WebContainer } from '@webcontainer/api';
 import { COEP } from '../isolation';
+import { messageOf } from '../../core/errors';
 
 /** How long the playground waits for WebContainer before it says it is unavailable. */
 export const DEFAULT_BOOT_TIMEOUT_MS = 15_000;
@@ -117,9 +118,7 @@ export async function bootWebContainer(options: BootOptions = {}): Promise<WebCo
   try {
     return await Promise.race([
       booting.catch((error: unknown) => {
-        throw new WebContainerUnavailableError(
-          `did not start: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        throw new WebContainerUnavailableError(`did not start: ${messageOf(error)}`);
       }),
       timeout,
     ]);

@@ -2,7 +2,7 @@
  * The boundary between the page and a WebContainer shell worker, declared once and checked where
  * each message arrives:
  *
- *   page (page/webcontainer-host.ts)                 shell worker (workers/webcontainer-shell.ts)
+ *   page (page/webcontainer-host.ts)                 shell worker (workers/shell/webcontainer-shell.ts)
  *   run(id, request, host), abort(id) ─────────────▶ servedShellWorker: checks them
  *   checkShellOutcome ◀──────────────────────────── the outcome
  *   checkedShellHost: checks each call's arguments ◀── host.fs, describeFs, spawn, cancel

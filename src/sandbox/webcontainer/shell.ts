@@ -1,7 +1,7 @@
 /**
  * The WebContainer backend's shell: just-bash, kept off the page's main thread.
  *
- *   main thread (index.ts)                        shell worker (workers/webcontainer-shell.ts)
+ *   main thread (index.ts)                        shell worker (workers/shell/webcontainer-shell.ts)
  *   WebContainer, its files and spawn             runShell: one Bash per exec, its deadline
  *   ShellHost ◄─────────── fs calls ───────────── RemoteFs (IFileSystem; each call a message)
  *             ◄─────── node, npm, npx, … ───────── custom commands → host.spawn / host.cancel
@@ -26,6 +26,7 @@ import {
   type ShellOutcome,
   type ShellRequest,
 } from './shell-protocol';
+import { messageOf } from '../../core/errors';
 
 export {
   FS_METHODS,
@@ -75,7 +76,7 @@ export async function answerFs(fs: IFileSystem, method: FsMethod, args: unknown[
     const code = (error as { code?: unknown }).code;
     return {
       ok: false,
-      message: error instanceof Error ? error.message : String(error),
+      message: messageOf(error),
       code: typeof code === 'string' ? code : undefined,
     };
   }

@@ -29,6 +29,7 @@ export function remoteSandbox(port: MessagePort, workdir: string): Sandbox {
   const remote = checkedSandbox(Comlink.wrap<SandboxRemote>(port));
   let ids = 0;
   return {
+    // The worker does not know which backend serves the port; no tool reads `kind`.
     kind: 'local',
     workdir,
     async exec(command, { timeoutMs, agent, signal }) {
@@ -160,9 +161,4 @@ export function taskRunner(
 
 function timing(agent: AgentId, name: string, durationMs: number): WorkerEvent {
   return { type: 'timing', agent, name, startEpoch: epoch() - durationMs, durationMs };
-}
-
-/** Turns an error into the one-line reason shown after `Failed: `. */
-export function reason(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

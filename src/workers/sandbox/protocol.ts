@@ -2,7 +2,7 @@
  * The sandbox's two boundaries, declared once and checked where each message arrives:
  *
  *   agent worker ──exec, cancel, readFile, writeFile, exists, list──► sandbox on the agent's port
- *                ◄─ExecResult, text, boolean, entries───────────────  (served by sandbox-service.ts,
+ *                ◄─ExecResult, text, boolean, entries───────────────  (served by ./service.ts,
  *                                                                      in the sandbox worker or on
  *                                                                      the page for WebContainer)
  *   page ──boot, connect, disconnect, watch, watchRuntimes, readFile, readBytes, list──► sandbox worker

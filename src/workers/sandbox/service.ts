@@ -23,7 +23,7 @@ export interface SandboxConnection {
 /** Serves `sandbox()` on `port`; `stop` is the page's cell for this connection, when shared memory exists. */
 export function serveSandbox(sandbox: () => Sandbox, port: MessagePort, stop?: StopCell): SandboxConnection {
   const served = sandboxRemote(sandbox, stop);
-  // What the agent worker sends is checked before the sandbox acts on it (sandbox-protocol.ts).
+  // What the agent worker sends is checked before the sandbox acts on it (./protocol.ts).
   Comlink.expose(servedSandbox(served.remote), port);
   return {
     close() {

@@ -2,7 +2,7 @@
  * Hand-written: the bridge to the sandbox's shared filesystem. A script's fs calls go to the
  * host's FileTree (quickjs.ts), so what it writes is in the project as soon as it ends,
  * attributed to the agent that ran it; an in-QuickJS filesystem (memfs) would hold a copy of the
- * project to load on every run and to diff back, and weighs 194 KB (54 KB gzipped) more.
+ * project to load on every run and to diff back, and would weigh far more.
  * Errors carry Node's codes and messages ("ENOENT: no such file or directory, open '…'").
  */
 import { fsHost, host, init, lazy, utf8Decode } from './host.js';

@@ -6,7 +6,7 @@
  *   events          events
  *   buffer          buffer                                          lazy/buffer.js
  *   string_decoder  string_decoder                                  lazy/string_decoder.js
- *   util.inspect    hand-written: Node's own cost 4x a run          lazy/inspect.js
+ *   util.inspect    hand-written: Node's own is slow to load        lazy/inspect.js
  *   util, assert    hand-written, printing with inspect.js          lazy/util.js, lazy/assert.js
  *   fs              hand-written, over the host's shared tree       fs.js
  *   require         hand-written, CommonJS over that tree           modules.js

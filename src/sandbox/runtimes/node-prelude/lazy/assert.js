@@ -1,10 +1,9 @@
 /**
  * `require('assert')`, hand-written: Node's methods, and AssertionError with Node's code, fields
  * and messages for the common cases ("Expected values to be strictly equal:\n\n1 !== 2\n"),
- * without Node's line-by-line diff of big values. The assert package 2.1.0 needed the util
- * package and Node's inspect: QuickJS took ~19 ms to load it and ~18 ms for util, on top of
- * inspect's ~43 ms (a run of assert+Buffer went from 18 to 140 ms), and the two were 22 KB of the
- * node chunk's gzip; this file loads in ~3 ms and is 1.8 KB.
+ * without Node's line-by-line diff of big values. The assert package needs the util package and
+ * Node's inspect, which QuickJS would load on every run that asserts and which weigh on the node
+ * chunk; this file is small and loads quickly (docs/benchmarks.md has the figures).
  */
 import { inspect } from './inspect.js';
 

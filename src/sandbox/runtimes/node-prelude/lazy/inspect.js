@@ -1,10 +1,9 @@
 /**
  * Hand-written util.inspect and util.format, laid out by Node's rules (80 columns, three inner
  * levels on a line, more than six short array items in columns, `<ref *1>`, errors as V8 stacks):
- * Node's own inspect (node-inspect-extracted) printed identically but QuickJS took ~43 ms to load
- * it on every run that printed an object (~250 ms on a first run; console.log of an object went
- * from 16 to 63 ms a run) and it was 19 KB of the node chunk's gzip; this file loads in ~5 ms and
- * is 3.7 KB. console.log, util, assert's messages and the uncaught-error report print with it.
+ * Node's own inspect (node-inspect-extracted) prints identically, but QuickJS would load it on
+ * every run that prints an object and it weighs on the node chunk; this file is small and loads
+ * quickly. console.log, util, assert's messages and the uncaught-error report print with it.
  */
 import { host } from '../host.js';
 import { userFrames } from '../errors.js';
