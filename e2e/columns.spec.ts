@@ -1,5 +1,5 @@
 /**
- * Columns for several subagents (issue 25, point 9): none slides under the parent unnoticed (the
+ * Columns for several subagents: none slides under the parent unnoticed (the
  * subagents scroll in a pane beside it, and an arrow names the ones out of view), and their colours
  * are far apart and told apart without colour (a numbered marker of its own shape).
  */

@@ -143,8 +143,11 @@ test('python3 cannot reach the network, the storage or the page', async ({ page,
   const origin = new URL(page.url()).origin;
   const encoded = Buffer.from(escapeScript(origin)).toString('base64');
   await runPrompt(page, `python3 -c "import base64; exec(base64.b64decode('${encoded}').decode())"`);
-  // A request a script started would be on its way by now.
-  await page.waitForTimeout(500);
+  // The model call that carried the script's output was made after anything the script started:
+  // once this test has heard of that call, it has heard of those.
+  await expect
+    .poll(() => requests.filter((r) => r.url() === `${MOCK_API}/v1/messages`).length)
+    .toBeGreaterThanOrEqual(2);
   page.off('request', onRequest);
 
   const calls = await recorded(page);

@@ -68,7 +68,6 @@ test.describe('a hostile link or model', () => {
     const question = page.getByRole('alertdialog', { name: `Send your API key to localhost:${PORT}?` });
     await expect(question).toBeVisible();
     await expect(question).toContainText(`saved for 127.0.0.1:${PORT}`);
-    await page.waitForTimeout(300);
     expect(await keyed(page)).toEqual([]);
 
     await question.getByRole('button', { name: "Don't send" }).click();

@@ -1,5 +1,5 @@
 /**
- * What the model received (issue 25, point 6): every model call opens as dialog `Model call`, with
+ * What the model received: every model call opens as dialog `Model call`, with
  * the system prompt, the tools, list `Messages sent` and what came back. The proof of isolation:
  * a subagent's first call sent one message; a fork child's first call sent the parent's history.
  */

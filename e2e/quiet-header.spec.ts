@@ -1,5 +1,5 @@
 /**
- * A quiet header (issue 25, point 8): the runtimes' lines (WebContainer, python3, offline use) are
+ * A quiet header: the runtimes' lines (WebContainer, python3, offline use) are
  * details on demand behind one indicator, the sandbox badge; offline, "WebContainer unavailable"
  * says it is expected and harmless. At 1366x768 the header is one line and the arrays start in the
  * first half of the screen; at 390 px nothing runs off the screen.

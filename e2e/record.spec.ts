@@ -92,7 +92,9 @@ test.describe('step-through', () => {
     await expect(subagentRegion(page, 1)).toBeVisible();
     await page.getByRole('button', { name: 'Previous step' }).click();
     const held = await stepSlider(page).inputValue();
-    await page.waitForTimeout(500);
+    // The run goes on (its steps grow) while the screen stays on the step chosen.
+    const steps = await stepSlider(page).getAttribute('max');
+    await expect(stepSlider(page)).not.toHaveAttribute('max', String(steps), { timeout: 15_000 });
     expect(await stepSlider(page).inputValue()).toBe(held);
     await page.getByRole('button', { name: 'Live' }).click();
     await expect(status(page)).toHaveText(/^Finished/, { timeout: 30_000 });

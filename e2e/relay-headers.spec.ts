@@ -1,5 +1,5 @@
 /**
- * The relay passes back only the reply headers an Anthropic client reads (issue 23.3): an
+ * The relay passes back only the reply headers an Anthropic client reads: an
  * endpoint answering with `Clear-Site-Data: "storage"` (and Set-Cookie, Refresh, Link, CSP)
  * through the relay must not touch this page's origin. The mock endpoint is on loopback, which
  * the test server allows (S04_RELAY_ALLOW_LOCAL in playwright.config.ts).

@@ -1,5 +1,5 @@
 /**
- * States that tell the truth (issue 25, point 4): the parent waits for its subagent, a subagent
+ * States that tell the truth: the parent waits for its subagent, a subagent
  * works from its first call and is discarded after, a past step says which step of how many
  * (led by the run's own state), and `Live` is offered during a live run only.
  */

@@ -18,7 +18,7 @@ import { COMPILE_HINT } from '../vite-plugins/compile-hints';
  * (dist/ may be the e2e specs' test build): what a first visit transfers, and what the shipped app
  * must not hold.
  *
- * Byte budgets of a first visit (issue 27): BYTE_BUDGETS in scripts/first-visit.mjs says what each
+ * Byte budgets of a first visit: BYTE_BUDGETS in scripts/first-visit.mjs says what each
  * counts and how to change one; docs/budgets.md has today's figures.
  */
 const {
@@ -138,7 +138,7 @@ describe('a production build', () => {
       .map((path) => ({ path: path.slice(dir.length + 1), text: readFileSync(path, 'utf8') }));
   }
 
-  // The shipped app holds nothing for tests (issue 24): no `window.__s04` and none of the getters
+  // The shipped app holds nothing for tests: no `window.__s04` and none of the getters
   // kept for the specs (they are in a test build only, `vite build --mode test`), and no chunk of
   // the Node-only Python host (python-inprocess.ts).
   it('holds the app and its workers, and no test hook', () => {

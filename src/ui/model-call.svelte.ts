@@ -1,6 +1,5 @@
 /** Which model call the dialog `Model call` shows: set by a column's buttons, read by the dialog. */
 import type { AgentId } from '../core/messages';
-import { Lazy } from './lazy.svelte';
 
 class ShownCall {
   /** The agent and its call number (from 1), or null while the dialog is closed. */
@@ -17,6 +16,3 @@ class ShownCall {
 
 /** The one dialog of the page: a column asks it to show a call. */
 export const shownCall = new ShownCall();
-
-/** The dialog's code: loaded when a call is first opened, or ahead (a quiet moment, the pointer near the buttons). */
-export const modelCallDialog = new Lazy(() => import('./components/ModelCallDialog.svelte'));
