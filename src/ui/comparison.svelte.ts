@@ -10,6 +10,7 @@ import { runTotals, savingOf, type RunTotals } from '../run/measures';
 
 export { savingOf };
 import type { ContextMode, RunRecord, RunStatus } from '../run/record';
+import type { RunChoice } from './settings.svelte';
 import type { SampleName } from '../sandbox/samples';
 import { LANGUAGES } from '../settings/language';
 import { exploresMore, samplePrompts } from './sample-prompts';
@@ -26,11 +27,10 @@ export interface Comparable {
   /** What is on screen: the record of the run that just ended. */
   readonly viewer: { readonly record: RunRecord | null };
   readonly status: RunStatus;
-  /** The next run's context mode. */
-  readonly settings: { context: ContextMode; comparison: string | null };
   /** A fresh conversation on a fresh copy of the sample project. */
   startOver(): Promise<void>;
-  run(prompt: string): Promise<void>;
+  /** Runs `prompt` in `context`, as one run of the comparison `comparison` (History groups them). */
+  run(prompt: string, choice: RunChoice): Promise<void>;
 }
 
 /** The tutorial's figure for prompt 1: the parent keeps about 330 tokens instead of about 2,750. */
@@ -88,16 +88,14 @@ export class Comparison {
     this.ended = null;
     this.#stopped = false;
     const target = this.#target;
-    const before = target.settings.context;
     // Its runs share an id in their settings: History lists them as one entry.
-    target.settings.comparison = `compare-${Date.now().toString(36)}`;
+    const comparison = `compare-${Date.now().toString(36)}`;
     try {
       for (const mode of modes) {
         if (this.#stopped) break;
         this.current = mode;
         await target.startOver();
-        target.settings.context = mode;
-        await target.run(prompt);
+        await target.run(prompt, { context: mode, comparison });
         const record = target.viewer.record;
         const status = target.status;
         if (record) this.runs = [...this.runs, { mode, record, status, totals: runTotals(record) }];
@@ -107,8 +105,6 @@ export class Comparison {
         }
       }
     } finally {
-      target.settings.context = before;
-      target.settings.comparison = null;
       this.current = null;
     }
   }

@@ -13,7 +13,7 @@ import { History } from './history.svelte';
 import { Presenter } from './presenter.svelte';
 import { Recorder } from './recorder.svelte';
 import type { Sentence } from './sentence';
-import { Settings } from './settings.svelte';
+import { Settings, type RunChoice } from './settings.svelte';
 import { Share } from './share.svelte';
 import { Viewer } from './viewer.svelte';
 import { Warmup } from './warmup.svelte';
@@ -108,8 +108,8 @@ export class Playground {
     return this.warmup.start();
   }
 
-  /** Starts the parent loop on a prompt; refuses an empty one. */
-  async run(prompt: string): Promise<void> {
+  /** Starts the parent loop on a prompt (in Compare's mode when it gives one); refuses an empty one. */
+  async run(prompt: string, choice: RunChoice = {}): Promise<void> {
     if (!prompt.trim()) return void (this.notice = { key: 'notice.emptyPrompt' });
     if (this.running) return;
     const refused = await this.settings.mayRun();
@@ -125,7 +125,7 @@ export class Playground {
     }
     await this.sandbox.settled();
     this.viewer.step = null;
-    const setup = this.settings.forRun(this.sandbox);
+    const setup = this.settings.forRun(this.sandbox, choice);
     setup.agent.model = this.presenter.gated(setup.agent.model);
     await this.conversation.run(prompt, setup);
     this.sandbox.runsEndedAt = performance.now();

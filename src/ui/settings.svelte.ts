@@ -37,6 +37,14 @@ import { storedLanguage, useLanguage } from './language.svelte';
 import { say, sentenceOf, settingsSentence, type Sentence } from './sentence';
 import { messageOf } from '../core/errors';
 
+/** What a run may be given other than the settings on screen: Compare's mode and its comparison. */
+export interface RunChoice {
+  /** The context mode for this run (else the one chosen on screen). */
+  context?: ContextMode;
+  /** The comparison this run is one mode of (History groups its runs). */
+  comparison?: string;
+}
+
 export class Settings {
   /** The Settings dialog's values (see model-settings.ts for where each one is kept). */
   modelSettings = $state.raw<ModelSettings>(DEFAULTS);
@@ -56,8 +64,6 @@ export class Settings {
    * teaching variant; the model sees the same either way, further tasks wait their turn.
    */
   subagentsAtOnce = $state<number>(SUBAGENTS_AT_ONCE.default);
-  /** The comparison the next runs are part of (set by Compare while it runs its modes). */
-  comparison: string | null = null;
   /** How fast the demo model streams in the next live run (`Demo speed`, URL `speed`). */
   demoSpeed = $state<DemoSpeed>('normal');
 
@@ -238,9 +244,10 @@ export class Settings {
   }
 
   /** What a run starting now is given: settings for its record and its workers, never the key in the record. */
-  forRun(sandbox: { label: string; workdir: string }): RunSetup {
+  forRun(sandbox: { label: string; workdir: string }, choice: RunChoice = {}): RunSetup {
     const { provider, model, baseURL, apiKey } = this.modelSettings;
-    const { context, limits } = this;
+    const { limits } = this;
+    const context = choice.context ?? this.context;
     // The record keeps the endpoint without its secrets, and none of them in any text it holds.
     const redactor = new Redactor({ apiKey, endpoints: [baseURL] });
     return {
@@ -252,7 +259,7 @@ export class Settings {
         sandbox: sandbox.label || this.#url.sandbox,
         context,
         limits,
-        ...(this.comparison ? { comparison: this.comparison } : {}),
+        ...(choice.comparison ? { comparison: choice.comparison } : {}),
         ...(provider === 'demo' ? { speed: this.demoSpeed } : {}),
         ...(this.modelSettings.cache ? { cache: true } : {}),
       },
