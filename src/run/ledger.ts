@@ -1,8 +1,8 @@
 /**
  * The call ledger: every model call of every agent, with what it sent and what it received, in
  * tokens. Every figure on screen reads it (docs/protocol.md, "How a saving is counted"): the
- * header, the columns, the chart and its table, the Model call dialog, Compare, History, the
- * captions and the timeline. The reducer (./reduce.ts) keeps it as it keeps the arrays, one event
+ * header, the columns, the chart and its table, the Model call dialog, Compare, History and the
+ * captions. The reducer (./reduce.ts) keeps it as it keeps the arrays, one event
  * at a time, so every step of a run has its ledger as it stood then, at no extra cost.
  *
  *   model_start  ─►  a new entry: "Parent call 2" (calls are numbered per agent, from 1)
