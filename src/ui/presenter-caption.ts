@@ -27,26 +27,38 @@ export interface CallTokens {
   context: number;
 }
 
-/** The calls of the record last read, while it has not grown: a caption per moment reads them. */
-let read: {
+interface Read {
   events: RunRecord['events'];
   length: number;
+  /** The record's view at its end, with its call ledger. */
   view: RunView;
   calls: Map<string, CallEntry>;
-} | null = null;
+}
+
+/** The record last read, while it has not grown: a caption per moment reads it. */
+let last: Read | null = null;
+
+/** `record` reduced to its end and its calls by agent and number, made again only when it grew. */
+function readOf(record: RunRecord): Read {
+  if (last?.events === record.events && last.length === record.events.length) return last;
+  const view = reduceAll(record.events);
+  const calls = new Map<string, CallEntry>();
+  for (const call of ledgerOf(view).calls) calls.set(`${call.agent} ${call.n}`, call);
+  return (last = { events: record.events, length: record.events.length, view, calls });
+}
+
+/** An agent of the record at its end. */
+function agentAtEnd(record: RunRecord, id: AgentId) {
+  const view = readOf(record).view;
+  return id === 'parent' ? view.parent : view.subagents.find((a) => a.id === id);
+}
 
 /**
  * Agent `agent`'s model call `n` (its own number) in `record`: what it sent and what it received,
  * in tokens. A call not (yet) in the record has 0 for each.
  */
 export function callFigures(record: RunRecord, agent: AgentId, n: number): CallTokens {
-  if (read?.events !== record.events || read.length !== record.events.length) {
-    const view = reduceAll(record.events);
-    const calls = new Map<string, CallEntry>();
-    for (const call of ledgerOf(view).calls) calls.set(`${call.agent} ${call.n}`, call);
-    read = { events: record.events, length: record.events.length, view, calls };
-  }
-  const call = read.calls.get(`${agent} ${n}`);
+  const call = readOf(record).calls.get(`${agent} ${n}`);
   const sent = call?.sent ?? 0;
   const received = call?.received ?? 0;
   return { sent, received, context: sent + received };
@@ -57,17 +69,13 @@ export function callFigures(record: RunRecord, agent: AgentId, n: number): CallT
  * by (src/run/ledger.ts), the same figure its column adds. Null when the record does not hold it.
  */
 function resultTokens(record: RunRecord, moment: Moment): number | null {
-  callFigures(record, moment.agent, 0);
-  const view = read!.view;
-  const agent = moment.agent === 'parent' ? view.parent : view.subagents.find((a) => a.id === moment.agent);
-  const message = agent?.messages[moment.message];
+  const message = agentAtEnd(record, moment.agent)?.messages[moment.message];
   return message ? messageTokens(message) : null;
 }
 
 /** A child's context when it returned (its peak, never sent), as its column and the header show it. */
 function contextAtReturn(record: RunRecord, ref: CallRef): number {
-  callFigures(record, ref.agent, ref.call);
-  const agent = read!.view.subagents.find((a) => a.id === ref.agent);
+  const agent = agentAtEnd(record, ref.agent);
   return (agent && agentFigures(agent).atReturn) ?? callFigures(record, ref.agent, ref.call).context;
 }
 
