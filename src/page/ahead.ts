@@ -15,7 +15,7 @@
  * One switch turns all of it off: `ahead=off` in the page's URL (docs/automation-contract.md).
  * The app then behaves the same, only later: the sandbox starts when the playground asks for it,
  * an agent's worker when a run or a task needs it, python3 and the Markdown renderer on first use.
- * `npm run bench -- --ahead` measures what the switch is worth (docs/benchmarks.md).
+ * `npm run bench -- ahead` measures what the switch is worth (docs/benchmarks.md).
  *
  * The owners never look for what was started early: the page's wiring hands it to them (the early
  * sandbox to SandboxSession, the early agent workers to AgentWorkers).
