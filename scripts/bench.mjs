@@ -39,6 +39,7 @@
  *        npm run bench -- records   (the record shapes alone)
  *        npm run bench -- stop   (Stop under runaway commands alone)
  *        npm run bench -- session   (the 50 MB Claude Code session alone)
+ *        npm run bench -- heap   (the page's heap after 1 and 50 runs of prompt 1: scripts/heap-bench.mjs)
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -54,6 +55,7 @@ import { viewerBench } from './viewer-bench.mjs';
 import { sessionBench } from './session-bench.mjs';
 import { modelCallBench } from './model-call-bench.mjs';
 import { fanoutBench } from './fanout-bench.mjs';
+import { heapBench } from './heap-bench.mjs';
 import { stopBench } from './stop-bench.mjs';
 import { bigShapes, SCRUB_SCRIPT, shapeTargets } from './shapes-bench.mjs';
 import { median, round } from './stats.mjs';
@@ -72,9 +74,9 @@ if (PART === 'ahead') {
 }
 /** `figures`: every figure of this tree alone (null); `records`, `fanout`, `session`: that part alone. */
 const ONLY = PART === 'figures' ? null : PART;
-if (ONLY !== null && !['records', 'fanout', 'session', 'stop'].includes(ONLY))
+if (ONLY !== null && !['records', 'fanout', 'session', 'stop', 'heap'].includes(ONLY))
   throw new Error(
-    `unknown bench part "${ONLY}" (known: release, ahead, figures, records, fanout, session, stop)`,
+    `unknown bench part "${ONLY}" (known: release, ahead, figures, records, fanout, session, stop, heap)`,
   );
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const PROMPT = 'Use a subtask to find what testing framework this project uses';
@@ -234,6 +236,17 @@ if (ONLY === 'stop') {
   results.stopRunaway = await stopBench(browser, URL_BASE);
   await browser.close();
   console.log(JSON.stringify(results, null, 2));
+  process.exit(0);
+} else if (ONLY === 'heap') {
+  const browser = await launchBenchBrowser();
+  console.log('bench: prompt 1, 50 runs in one page');
+  results.heap = await heapBench(browser, URL_BASE, 50);
+  await browser.close();
+  console.log(JSON.stringify(results, null, 2));
+  console.log(
+    `\nTarget check:\n  heap after 50 runs: ${results.heap.ratio}x of after one (target 1.2), ` +
+      `${results.heap.ratioWithoutCode}x without compiled code`,
+  );
   process.exit(0);
 } else if (ONLY === 'session') {
   const browser = await chromium.launch(await chromiumLaunchOptions(['--no-sandbox', '--disable-gpu']));
