@@ -10,7 +10,7 @@
  *   a run's first task goes straight from the parent's worker (src/page/conversation.ts, #offer);
  * - what the screen loads for later (`loads`): python3's runtime in idle time, the Markdown
  *   renderer and its first parse, the other languages' strings, the dialogs' code, the canvases'
- *   fonts (src/ui/warmup.svelte.ts schedules them).
+ *   fonts (./warmup.svelte.ts schedules them; the screen says what they are: src/ui/loads-ahead.ts).
  *
  * One switch turns all of it off: `ahead=off` in the page's URL (docs/automation-contract.md).
  * The app then behaves the same, only later: the sandbox starts when the playground asks for it,
