@@ -102,7 +102,7 @@ export class Comparison {
     }
   }
 
-  /** Stop: the run under way stops (the playground's Stop) and no further mode starts. */
+  /** Stop: the run under way stops (the runtime's Stop) and no further mode starts. */
   stop(): void {
     this.#stopped = true;
   }
