@@ -114,4 +114,3 @@ export class Comparison {
     this.ended = null;
   }
 }
-

@@ -188,8 +188,11 @@ export class Runtime implements Comparable {
    * sandbox is taken over), then the sandbox; History's list once it is ready (or failed: its
    * line says why), then the dialogs' code and the service worker once the page is quiet. The
    * service worker starts at once where the page must reload to become cross-origin isolated.
+   * From now on what is recorded is saved when the page goes away (`pagehide`).
    */
   async startUp(opening: () => Promise<unknown>, serviceWorker?: ServiceWorkerStart): Promise<void> {
+    // Saved at once when the page goes away (a reload mid-run keeps everything recorded).
+    globalThis.addEventListener?.('pagehide', this.#persist);
     const startServiceWorker = () => serviceWorker?.start();
     if (serviceWorker?.urgent) startServiceWorker();
     try {
@@ -308,8 +311,11 @@ export class Runtime implements Comparable {
     this.recorder.persist();
   }
 
+  readonly #persist = () => this.persist();
+
   /** Saves what is recorded and terminates every worker and the sandbox (page teardown). */
   dispose(): void {
+    globalThis.removeEventListener?.('pagehide', this.#persist);
     this.recorder.persist();
     this.stop();
     this.conversation.dispose();

@@ -27,6 +27,8 @@ class FakePool implements AgentPool {
   /** Each run's request, as the parent's worker was given it. */
   readonly requests: Array<{ prompt: string; settings: AgentSettings }> = [];
   readonly spawned: AgentId[] = [];
+  /** The spares asked for, by name. */
+  readonly prepared: AgentId[] = [];
   stopAllCalls = 0;
   readonly live: AgentId[] = [];
   readonly spare = null;
@@ -36,7 +38,9 @@ class FakePool implements AgentPool {
   isReady(): boolean {
     return true;
   }
-  prepare(): void {}
+  prepare(id: AgentId): void {
+    this.prepared.push(id);
+  }
   dropSpare(): void {}
   startParent(): void {}
   async runParent(
@@ -49,7 +53,9 @@ class FakePool implements AgentPool {
     if (request.prompt === 'task') {
       const task = { id: 'toolu_1', prompt: 'look', description: 'look' };
       const summary = handlers.runTask(task, performance.timeOrigin + performance.now());
-      handlers.onEvents([{ type: 'task_start', agent: 'parent', id: task.id, description: 'look', prompt: 'look' }]);
+      handlers.onEvents([
+        { type: 'task_start', agent: 'parent', id: task.id, description: 'look', prompt: 'look' },
+      ]);
       handlers.onEvents([{ type: 'task_end', agent: 'parent', id: task.id, summary: await summary }]);
     }
     handlers.onEvents([{ type: 'log', agent: 'parent', line: `answered ${request.prompt}` }]);
@@ -131,7 +137,11 @@ function forRun(_sandbox: { label: string; workdir: string }, choice: RunChoice)
     limits: REFERENCE_LIMITS,
     ...(choice.comparison ? { comparison: choice.comparison } : {}),
   } as RunSettings;
-  const agent = { context, limits: REFERENCE_LIMITS, model: { provider: 'demo' } } as unknown as AgentSettings;
+  const agent = {
+    context,
+    limits: REFERENCE_LIMITS,
+    model: { provider: 'demo' },
+  } as unknown as AgentSettings;
   return { settings, agent, maxSubagents: 8 };
 }
 
@@ -141,6 +151,9 @@ function runtime(
     mayRun?: () => Promise<boolean>;
     loads?: boolean;
     opened?: () => boolean;
+    /** A spare subagent worker is kept for the next task (the page works ahead). */
+    spare?: boolean;
+    context?: 'none' | 'isolated';
   } = {},
 ) {
   let pool: FakePool | undefined;
@@ -167,13 +180,13 @@ function runtime(
     url: readUrlSettings('?sample=python'),
     ahead: {
       on: loads,
-      spare: false,
+      spare: options.spare ?? false,
       loads,
       agentScriptIn: () => Promise.resolve(),
       takeSandbox: () => undefined,
       takeAgent: () => undefined,
     },
-    options: { context: 'isolated', mayRun, forRun },
+    options: { context: options.context ?? 'isolated', mayRun, forRun },
     history,
     screen,
     agents: (lifecycle) => (pool = new FakePool(lifecycle)),
@@ -226,13 +239,16 @@ describe('Runtime: run', () => {
     expect(screen.recorded.mock.calls.map(([event]) => event.type)).toContain('run');
   });
 
-  it.each([['none'], ['fork'], ['isolated']] as const)('runs in the mode its choice gives: %s', async (mode) => {
-    const { rt, pool } = runtime();
-    await rt.run('go', { context: mode });
-    expect(pool.requests[0].settings.context).toBe(mode);
-    const run = rt.record!.events.find((e) => e.type === 'run');
-    expect(run?.type === 'run' && run.settings.context).toBe(mode);
-  });
+  it.each([['none'], ['fork'], ['isolated']] as const)(
+    'runs in the mode its choice gives: %s',
+    async (mode) => {
+      const { rt, pool } = runtime();
+      await rt.run('go', { context: mode });
+      expect(pool.requests[0].settings.context).toBe(mode);
+      const run = rt.record!.events.find((e) => e.type === 'run');
+      expect(run?.type === 'run' && run.settings.context).toBe(mode);
+    },
+  );
 
   it('refuses an empty prompt before asking anything', async () => {
     const { rt, pool, mayRun, sandbox } = runtime();
@@ -281,7 +297,9 @@ describe('Runtime: run', () => {
 describe('Runtime: when runs start and end', () => {
   it('counts a run from its click, before the boot it waits for, and notes when it ended', async () => {
     let booted = () => {};
-    const { rt, sandbox, clock } = runtime({ boot: () => new Promise<void>((resolve) => (booted = resolve)) });
+    const { rt, sandbox, clock } = runtime({
+      boot: () => new Promise<void>((resolve) => (booted = resolve)),
+    });
     const events = sandbox.events();
     expect(events.runBegun?.()).toBe(false);
     expect(events.runEndedAt?.()).toBeNull();
@@ -587,6 +605,29 @@ describe("Runtime: the page's start", () => {
   });
 });
 
+describe('Runtime: the spare subagent worker', () => {
+  it('is kept for the next task when the page works ahead, the sandbox is up and the mode calls tasks', async () => {
+    const { rt, pool } = runtime({ spare: true });
+    await rt.start();
+    rt.conversation.warm();
+    expect(pool.prepared).toEqual(['subagent-1']);
+  });
+
+  it('is not kept in context mode `none`, which calls no task', async () => {
+    const { rt, pool } = runtime({ spare: true, context: 'none' });
+    await rt.start();
+    rt.conversation.warm();
+    expect(pool.prepared).toEqual([]);
+  });
+
+  it('is not kept when the sandbox failed to start', async () => {
+    const { rt, pool } = runtime({ spare: true, boot: () => Promise.reject(new Error('no worker')) });
+    await rt.start().catch(() => {});
+    rt.conversation.warm();
+    expect(pool.prepared).toEqual([]);
+  });
+});
+
 describe('Runtime: viewing', () => {
   it("python3's load ahead yields to a run looked through", async () => {
     const { rt } = runtime();
@@ -594,5 +635,26 @@ describe('Runtime: viewing', () => {
     rt.viewing(true);
     rt.viewing(false);
     expect(viewing.mock.calls.map(([on]) => on)).toEqual([true, false]);
+  });
+});
+
+describe('Runtime: the page going away', () => {
+  it('once started, saves what is recorded at `pagehide`; after dispose, no longer listens', async () => {
+    const page = new EventTarget();
+    vi.stubGlobal('addEventListener', page.addEventListener.bind(page));
+    vi.stubGlobal('removeEventListener', page.removeEventListener.bind(page));
+    const { rt, kept } = runtime();
+    await rt.startUp(() => Promise.resolve());
+    const running = rt.run('hang');
+    await until(() => rt.running);
+    page.dispatchEvent(new Event('pagehide'));
+    await until(() => kept[0].saves.length === 1);
+    rt.dispose();
+    await running;
+    // Saved at the teardown (the run still under way), then at the stopped run's end.
+    await until(() => kept[0].saves.length === 3);
+    page.dispatchEvent(new Event('pagehide'));
+    await tick(10);
+    expect(kept[0].saves).toEqual(['running', 'running', 'stopped']);
   });
 });

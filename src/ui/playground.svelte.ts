@@ -122,11 +122,7 @@ export class Playground {
       return packedIn(hash) === undefined ? Promise.resolve() : shared;
     };
     void this.runtime.startUp(opening, { urgent: this.serviceWorker.urgent, start });
-    // Saved at once when the page goes away (a reload mid-run keeps everything recorded).
-    const hide = () => this.runtime.persist();
-    window.addEventListener('pagehide', hide);
     return () => {
-      window.removeEventListener('pagehide', hide);
       this.dispose();
       this.serviceWorker.dispose();
     };
