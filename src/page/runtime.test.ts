@@ -160,7 +160,13 @@ function runtime(
   const sandbox = fakeSandbox(options.boot);
   const { history, kept } = fakeHistory();
   const clock = { t: 1000, now: () => clock.t };
-  const gate = (model: ModelConfig) => ({ ...model, gated: true }) as ModelConfig;
+  /** The models the screen let through its gate (the presenter's), each a copy of the one given. */
+  const gated = new Set<ModelConfig>();
+  const gate = (model: ModelConfig): ModelConfig => {
+    const copy = { ...model };
+    gated.add(copy);
+    return copy;
+  };
   const screen = {
     opened: options.opened ?? (() => false),
     leaveOpened: vi.fn(),
@@ -193,7 +199,7 @@ function runtime(
     sandbox: sandbox.make,
     clock,
   });
-  return { rt, pool: pool!, sandbox, kept, screen, mayRun, clock };
+  return { rt, pool: pool!, sandbox, kept, screen, mayRun, clock, gated };
 }
 
 const statuses = (record: RunRecord | null) =>
@@ -226,10 +232,10 @@ describe('Runtime: start', () => {
 
 describe('Runtime: run', () => {
   it('runs the prompt in the mode chosen, with the model as the screen lets it, and records it to the end', async () => {
-    const { rt, pool, screen } = runtime();
+    const { rt, pool, screen, gated } = runtime();
     expect(await rt.run('go')).toBe('ran');
     expect(pool.requests.map((r) => [r.prompt, r.settings.context])).toEqual([['go', 'isolated']]);
-    expect(pool.requests[0].settings.model).toMatchObject({ gated: true });
+    expect(gated.has(pool.requests[0].settings.model)).toBe(true);
     expect(statuses(rt.record)).toEqual(['running', 'finished']);
     expect(rt.status).toEqual({ kind: 'finished' });
     expect(rt.running).toBe(false);
@@ -460,16 +466,16 @@ describe('Runtime: the wiring between its owners', () => {
     const { rt, sandbox } = runtime();
     const events = sandbox.events();
     // No run yet: nothing to note them in, and nothing fails.
-    events.onChanges([{ path: '/work/early.py', kind: 'created', agent: 'system' }]);
+    events.onChanges([{ path: '/work/early.py', kind: 'create', agent: 'system' }]);
     const running = rt.run('hang');
     await until(() => rt.running);
-    events.onChanges([{ path: '/work/a.py', kind: 'created', agent: 'parent' }]);
+    events.onChanges([{ path: '/work/a.py', kind: 'create', agent: 'parent' }]);
     events.onAdopted();
     rt.stop();
     await running;
     const noted = rt.record!.events.filter((e) => e.type === 'files' || e.type === 'sandbox');
     expect(noted).toMatchObject([
-      { type: 'files', changes: [{ path: '/work/a.py', kind: 'created', agent: 'parent' }] },
+      { type: 'files', changes: [{ path: '/work/a.py', kind: 'create', agent: 'parent' }] },
       { type: 'sandbox', label: 'fake sandbox', workdir: '/work' },
     ]);
   });
