@@ -167,7 +167,7 @@ test('python3 cannot reach the network, the storage or the page', async ({ page,
   expect(lines.fetch).toContain('fetch is not available');
 
   // Nothing but the model calls left the page while the script ran. The page's own files it
-  // fetches ahead in a quiet moment (the other languages, the dialogs' code: src/ui/warmup.svelte.ts)
+  // fetches ahead in a quiet moment (the other languages, the dialogs' code: src/page/warmup.svelte.ts)
   // may come between the two runs; every probe of the script is elsewhere (/probe-*, other ports).
   const other = requests
     .map((r) => r.url())

@@ -84,7 +84,7 @@ test('sandbox=auto: a prompt clicked as soon as the sandbox is ready runs with n
 
 test('sandbox=local never tries WebContainer', async ({ page, watch }) => {
   // The other languages' strings load once the page is quiet after the run, no sooner than
-  // sandbox=auto would try WebContainer (src/ui/warmup.svelte.ts, src/page/sandbox-session.svelte.ts).
+  // sandbox=auto would try WebContainer (src/page/warmup.svelte.ts, src/page/sandbox-session.svelte.ts).
   const quietWork = page.waitForRequest(/\/assets\/(zh|ja)-[\w-]+\.js$/, { timeout: 20_000 });
   await open(page, 'speed=instant&sandbox=local&wcTimeout=500');
   await runSample(page, PROMPTS.framework);

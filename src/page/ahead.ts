@@ -10,10 +10,10 @@
  *   a run's first task goes straight from the parent's worker (src/page/conversation.ts, #offer);
  * - what the screen loads for later (`loads`): python3's runtime in idle time, the Markdown
  *   renderer and its first parse, the other languages' strings, the dialogs' code, the canvases'
- *   fonts (src/ui/warmup.svelte.ts schedules them).
+ *   fonts (./warmup.svelte.ts schedules them; the screen says what they are: src/ui/loads-ahead.ts).
  *
  * One switch turns all of it off: `ahead=off` in the page's URL (docs/automation-contract.md).
- * The app then behaves the same, only later: the sandbox starts when the playground asks for it,
+ * The app then behaves the same, only later: the sandbox starts when the runtime asks for it,
  * an agent's worker when a run or a task needs it, python3 and the Markdown renderer on first use.
  * `npm run bench -- ahead` measures what the switch is worth (docs/benchmarks.md).
  *
@@ -32,7 +32,7 @@ export interface EarlyGlobals {
   __s04EarlyAgentScript?: Promise<void>;
 }
 
-/** A sandbox host as the seam holds it until the playground takes it over. */
+/** A sandbox host as the seam holds it until the runtime takes it over. */
 export interface EarlySandbox {
   readonly sample: SampleName;
   dispose(): void;
@@ -57,7 +57,7 @@ export class Ahead<Sandbox extends EarlySandbox = EarlySandbox, Agent = unknown>
   #sandbox: Sandbox | undefined;
   #agentScript: Promise<void> | undefined;
   readonly #agents = new Map<AgentId, Agent>();
-  /** The playground has asked for an agent's worker: from then on it starts its own. */
+  /** The runtime has asked for an agent's worker: from then on it starts its own. */
   #agentsTaken = false;
 
   constructor(

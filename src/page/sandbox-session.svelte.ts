@@ -39,6 +39,27 @@ export type WebContainerStatus =
   | { kind: 'ready' }
   | { kind: 'active'; how: 'moved' | 'switched' | 'chosen' };
 
+/** What the session tells its owner (./runtime.svelte.ts), and asks of it. */
+export interface SandboxEvents {
+  /** Every file change of the sandbox in use, with the agent that made it. */
+  onChanges: (changes: FileChange[]) => void;
+  /** A sandbox was adopted (its files are the sample project again). */
+  onAdopted: () => void;
+  /** A run or a comparison is under way. */
+  busy?: () => boolean;
+  /** A run has begun on this page (counted from the click, before the boot it may wait for). */
+  runBegun?: () => boolean;
+  /** When the last run ended (the page's clock), if one has. */
+  runEndedAt?: () => number | null;
+  /** The offline sandbox the page started ahead of time for this sample, if it did (./ahead.ts). */
+  early?: (sample: UrlSettings['sample']) => LocalSandboxHost | undefined;
+  /**
+   * A run is looked at read-only (a link, a `record=`, an opened session or import): viewing it
+   * needs no sandbox, so WebContainer (StackBlitz's frame, its network) waits until it is closed.
+   */
+  viewing?: () => boolean;
+}
+
 export class SandboxSession {
   files = $state.raw<FileEntry[]>([]);
   workdir = $state('');
@@ -72,38 +93,24 @@ export class SandboxSession {
   #booted: Promise<void> | undefined;
   /** The sandbox loading python3 ahead (preloadPython), while it does. */
   #preloading: LocalSandboxHost | undefined;
-  /** Runs begun on this page (counted by the playground). Once one has, a late WebContainer is offered rather than switched to. */
-  runsStarted = 0;
-  /** When the last of them ended (the page's clock; set by the playground). */
-  runsEndedAt: number | null = null;
+  /** A run has begun on this page: a WebContainer ready later is offered rather than switched to. */
+  readonly #runBegun: () => boolean;
   /** The page's runs, as WebContainer's attempt waits for a quiet page (./quiet.ts). */
   readonly #runs: PageWork;
   #disposed = false;
   /** A run is looked at read-only (see the constructor's `viewing`). */
   readonly #viewing: () => boolean;
 
-  constructor(
-    url: UrlSettings,
-    events: {
-      onChanges: (changes: FileChange[]) => void;
-      onAdopted: () => void;
-      busy?: () => boolean;
-      early?: (sample: UrlSettings['sample']) => LocalSandboxHost | undefined;
-      /**
-       * A run is looked at read-only (a link, a `record=`, an opened session or import): viewing it
-       * needs no sandbox, so WebContainer (StackBlitz's frame, its network) waits until it is closed.
-       */
-      viewing?: () => boolean;
-    },
-    ahead = true,
-  ) {
+  constructor(url: UrlSettings, events: SandboxEvents, ahead = true) {
     this.#url = url;
     const busy = events.busy ?? (() => false);
     const viewing = events.viewing ?? (() => false);
+    const endedAt = events.runEndedAt ?? (() => null);
     this.#viewing = viewing;
+    this.#runBegun = events.runBegun ?? (() => false);
     this.#runs = {
       running: () => busy() || viewing(),
-      endedAt: () => this.runsEndedAt,
+      endedAt,
     };
     this.#onChanges = events.onChanges;
     this.#onAdopted = events.onAdopted;
@@ -241,7 +248,7 @@ export class SandboxSession {
       this.webContainer = { kind: 'unavailable', reason: reasonOf(error) };
       return;
     }
-    if (this.runsStarted > 0) {
+    if (this.#runBegun()) {
       this.#offered = host;
       this.webContainer = { kind: 'ready' };
       return;

@@ -9,7 +9,7 @@ import { readUrlSettings, type UrlSettings } from '../settings/url-settings';
 import { storedLanguage, useLanguage } from './language.svelte';
 import type { RunStage } from './context';
 import { Presenter } from './presenter.svelte';
-import { KEEPS_NOTHING, Recorder } from './recorder.svelte';
+import { KEEPS_NOTHING, Recorder } from '../page/recorder.svelte';
 import type { Sentence } from './sentence';
 import { Share } from './share.svelte';
 import { Viewer } from './viewer.svelte';

@@ -16,17 +16,10 @@
  * a person is still working through are never committed under them. The window counts only while
  * History is open: an Undo nobody could see has not had its time.
  */
+import type { Keeper, RunKeeping, Summarize } from '../page/recorder.svelte';
 import type { RunRecord } from '../run/record';
 import { RunStore, type RecordWriter, type RunSummary } from '../run/store';
 import { sentenceOf, type Sentence } from './sentence';
-
-type Summarize = ConstructorParameters<typeof RecordWriter>[2];
-
-/** Saves a growing record, once History is open (and not at all if it cannot be). */
-export interface Keeper {
-  changed(): void;
-  save(): Promise<void>;
-}
 
 /** Runs taken off the list by one click, still undoable. */
 export interface Deletion {
@@ -36,7 +29,7 @@ export interface Deletion {
   all: boolean;
 }
 
-export class History {
+export class History implements RunKeeping {
   /** How long an Undo is offered after the last deletion or Undo, counted while History is open. */
   static readonly UNDO_MS = 15_000;
   /** Every run in IndexedDB, newest first, those deleted but still undoable included. */

@@ -1,181 +1,167 @@
 /**
- * Wires the page's owners together, and runs, stops and compares on a click: Conversation (src/page),
- * SandboxSession, Settings, Recorder (the live record on screen), Viewer, Share, Warmup, History, Comparison.
+ * The screen's root: it makes the page's runtime (src/page/runtime.svelte.ts, which runs,
+ * compares, boots and keeps) and the screen's owners (Settings, History's list, Viewer, Share,
+ * Presenter, the service worker's host), and connects them. Nothing is decided here.
  */
 import { pageAhead } from '../page/ahead';
-import { AgentWorkers } from '../page/agent-workers';
-import { Conversation } from '../page/conversation';
-import { SandboxSession } from '../page/sandbox-session.svelte';
+import type { RunChoice } from '../page/comparison.svelte';
+import { Runtime, type RunOutcome } from '../page/runtime.svelte';
+import { browserEnvironment, ServiceWorkerHost } from '../page/service-worker.svelte';
 import type { RunStatus } from '../run/record';
+import { packedIn } from '../run/link-key';
 import { readUrlSettings, type UrlSettings } from '../settings/url-settings';
-import { Comparison } from './comparison.svelte';
 import { History } from './history.svelte';
+import { SCREEN_LOADS } from './loads-ahead';
 import { Presenter } from './presenter.svelte';
-import { Recorder } from './recorder.svelte';
 import type { Sentence } from './sentence';
-import { Settings, type RunChoice } from './settings.svelte';
+import { Settings } from './settings.svelte';
 import { Share } from './share.svelte';
 import { Viewer } from './viewer.svelte';
-import { Warmup } from './warmup.svelte';
 
 export class Playground {
   readonly url: UrlSettings;
   readonly settings: Settings;
-  readonly sandbox: SandboxSession;
   readonly history = new History();
-  readonly recorder = new Recorder(this.history);
+  readonly runtime: Runtime;
+  // The runtime's owners, read by the screen's components under these names.
+  readonly sandbox: Runtime['sandbox'];
+  readonly warmup: Runtime['warmup'];
+  readonly comparison: Runtime['comparison'];
+  readonly conversation: Runtime['conversation'];
+  readonly recorder: Runtime['recorder'];
   readonly viewer: Viewer;
   readonly share: Share;
-  readonly warmup: Warmup;
-  readonly comparison: Comparison;
-  readonly conversation: Conversation;
   readonly presenter: Presenter;
-
+  readonly serviceWorker: ServiceWorkerHost;
   /** A message for the user about their input (e.g. an empty prompt, a file that cannot be opened). */
   notice = $state.raw<Sentence | null>(null);
   /** The prompt box's text (Run and Compare read it). */
   prompt = $state('');
-  running = $derived(this.recorder.live.status.kind === 'running');
   /** The state of the run on screen now, whatever step of it is shown (see Viewer.endStatus). */
   status = $derived.by((): RunStatus => {
-    if (this.viewer.opened) return this.viewer.endStatus;
-    return this.recorder.record ? this.viewer.endStatus : this.warmup.boot;
+    if (this.viewer.opened || this.runtime.record) return this.viewer.endStatus;
+    return this.runtime.warmup.boot;
   });
+  /** What the page loads for later once it is quiet (the dialogs' code), given by App.svelte. */
+  #dialogs = () => {};
 
   constructor(search: string) {
     const url = (this.url = readUrlSettings(search));
-    this.settings = new Settings(url, () => {
+    const settings = (this.settings = new Settings(url, () => {
       if (this.notice && !this.settings.problem) this.notice = null;
-    });
-    // What the page started ahead of time, handed to the owners that take it over.
-    const ahead = pageAhead();
+    }));
     const list = url.ignored.join(', ');
     if (list) this.notice = { key: 'notice.ignoredUrl', params: { list } };
-    this.sandbox = new SandboxSession(
+    // Settings that may not run say why (a question already asked says it on screen).
+    const mayRun = async () => {
+      const refused = await settings.mayRun();
+      this.notice = refused === null ? null : refused || this.notice;
+      return refused === null;
+    };
+    this.runtime = new Runtime({
       url,
-      {
-        onChanges: (changes) => this.conversation.note({ type: 'files', changes }),
-        onAdopted: () => {
-          const { label, workdir } = this.sandbox;
-          if (this.conversation.liveRun) this.conversation.note({ type: 'sandbox', label, workdir });
+      ahead: pageAhead(), // what the page started ahead of time (src/boot.ts)
+      options: {
+        mayRun,
+        forRun: (sandbox, choice) => settings.forRun(sandbox, choice),
+        get context() {
+          return settings.context;
         },
-        busy: () => this.busy,
-        early: (sample) => ahead.takeSandbox(sample),
-        // A run opened read-only (a link, a record, a session, an import, History) contacts nothing.
-        viewing: () => this.viewer.opened !== null,
       },
-      ahead.on,
-    );
-    this.warmup = new Warmup(
-      url,
-      this.sandbox,
-      () => this.conversation,
-      () => this.running,
-      ahead,
-    );
-    this.conversation = new Conversation({
-      agents: (lifecycle) => new AgentWorkers(lifecycle, ahead),
-      sandbox: this.sandbox,
-      hooks: {
-        ...this.recorder.hooks,
-        recorded: (event) => {
-          this.recorder.hooks.recorded?.(event);
-          this.presenter.recorded(event);
-        },
-        spareChanged: (spare) => (this.warmup.spare = spare),
-        wantsSpare: () =>
-          ahead.spare && this.warmup.boot.kind !== 'failed' && this.settings.context !== 'none',
+      history: this.history,
+      screen: {
+        opened: () => this.viewer.opened !== null,
+        leaveOpened: () => this.viewer.closeOpened(),
+        followLive: () => (this.viewer.step = null),
+        model: (model) => this.presenter.gated(model),
+        recorded: (event) => this.presenter.recorded(event),
+        started: () => void this.history.refresh(),
+        dialogs: () => this.#dialogs(),
+        ...SCREEN_LOADS,
       },
     });
-    this.viewer = new Viewer(this.recorder, this);
+    ({ sandbox: this.sandbox, warmup: this.warmup, comparison: this.comparison } = this.runtime);
+    ({ conversation: this.conversation, recorder: this.recorder } = this.runtime);
+    this.viewer = new Viewer(this.runtime.recorder, this);
     this.share = new Share(this.viewer, this);
-    this.comparison = new Comparison(this);
     this.presenter = new Presenter(this);
+    // Reloading to become cross-origin isolated is done for the learner only while nothing of
+    // theirs is on screen; otherwise they are offered the reload.
+    this.serviceWorker = new ServiceWorkerHost(
+      browserEnvironment(),
+      () => this.viewer.record === null && !this.running && this.prompt.trim() === '',
+    );
+    // The service worker's install fetches nothing while a run is under way.
+    $effect(() => this.serviceWorker.setBusy(this.busy));
+    // Moving through a run (a step, a record opened) and looking through one: work ahead waits.
+    $effect(() => {
+      void [this.viewer.step, this.viewer.opened];
+      this.runtime.stepped();
+    });
+    $effect(() => this.runtime.viewing(this.viewer.opened !== null || this.viewer.pastStep));
   }
 
-  /** The presentation holds the live run (its clock stops), or lets it go on. */
-  hold(held: boolean): void {
-    this.conversation.liveRun?.hold(held);
+  get running() {
+    return this.runtime.running;
   }
-
   /** A run or a comparison is under way. */
-  get busy(): boolean {
-    return this.running || this.comparison.running;
+  get busy() {
+    return this.runtime.busy;
   }
 
-  /** Boots the sandbox once, then starts the parent's worker ahead of the first run. */
-  start(): Promise<void> {
-    return this.warmup.start();
+  /**
+   * The page's start (App.svelte, once mounted): a run the address links to (in its fragment, or
+   * at `record=`, which comes over the network while the sandbox starts) is on screen before the
+   * sandbox is taken over. Returns the teardown.
+   */
+  mount(hash: string, dialogs: () => void): () => void {
+    this.#dialogs = dialogs;
+    const start = () => (import.meta.env.PROD ? void this.serviceWorker.start() : undefined);
+    const opening = () => {
+      const shared = this.share.openFromUrl(this.url, hash);
+      return packedIn(hash) === undefined ? Promise.resolve() : shared;
+    };
+    void this.runtime.startUp(opening, { urgent: this.serviceWorker.urgent, start });
+    return () => {
+      this.dispose();
+      this.serviceWorker.dispose();
+    };
   }
 
-  /** Starts the parent loop on a prompt (in Compare's mode when it gives one); refuses an empty one. */
+  /** Runs a prompt (in Compare's mode when it gives one); an empty one is refused, and said why. */
   async run(prompt: string, choice: RunChoice = {}): Promise<void> {
-    if (!prompt.trim()) return void (this.notice = { key: 'notice.emptyPrompt' });
-    if (this.running) return;
-    const refused = await this.settings.mayRun();
-    if (refused !== null) return void (this.notice = refused === false ? this.notice : refused);
-    this.notice = null;
-    this.viewer.closeOpened();
-    this.sandbox.runsStarted++;
-    this.warmup.runStarting();
-    try {
-      await this.start();
-    } catch {
-      return; // the status line says why
-    }
-    await this.sandbox.settled();
-    this.viewer.step = null;
-    const setup = this.settings.forRun(this.sandbox, choice);
-    setup.agent.model = this.presenter.gated(setup.agent.model);
-    await this.conversation.run(prompt, setup);
-    this.sandbox.runsEndedAt = performance.now();
-    this.warmup.runEnded();
+    this.#said(await this.runtime.run(prompt, choice));
   }
 
-  /** Stops the run at once: every agent worker is terminated; the sandbox and the arrays stay. */
-  stop(): void {
-    this.comparison.stop();
-    this.conversation.stop();
+  /** Compare: the prompt in each context mode; an empty one is refused, and said why. */
+  async compare(prompt: string, withFork: boolean): Promise<void> {
+    this.#said(await this.runtime.compare(prompt, withFork));
+  }
+
+  #said(outcome: RunOutcome): void {
+    if (outcome === 'emptyPrompt') this.notice = { key: 'notice.emptyPrompt' };
   }
 
   /** "Run this prompt again": the opened record's first prompt, in a new conversation. */
   async rerun(): Promise<void> {
     const prompt = this.viewer.opened?.record.title;
-    if (!prompt || this.running) return;
-    this.viewer.closeOpened();
-    this.clear();
-    await this.run(prompt);
+    if (prompt) await this.runtime.runAfresh(prompt);
   }
 
-  /** A fresh conversation on a fresh copy of the sample project (each run of a comparison). */
-  async startOver(): Promise<void> {
-    this.viewer.closeOpened();
-    this.clear();
-    await this.start();
-    await this.sandbox.reset();
+  stop(): void {
+    this.runtime.stop();
   }
-
-  /** Compare: the prompt in each context mode, on fresh copies of the sample project. */
-  async compare(prompt: string, withFork: boolean): Promise<void> {
-    if (!prompt.trim()) return void (this.notice = { key: 'notice.emptyPrompt' });
-    if (this.running || this.comparison.running) return;
-    await this.comparison.start(prompt, withFork);
-  }
-
-  /** Starts over: a fresh conversation (the files stay as they are). */
   clear(): void {
-    if (this.running) return;
-    this.conversation.clear();
-    this.recorder.clear();
-    this.viewer.step = null;
+    this.runtime.clear();
+  }
+  /** The presentation holds the live run (its clock stops), or lets it go on. */
+  hold(held: boolean): void {
+    this.runtime.hold(held);
   }
 
-  /** Saves what is recorded and terminates every worker (page teardown). */
+  /** Answers a pending key question "no", saves what is recorded and ends every worker (page teardown). */
   dispose(): void {
     this.settings.answerKeyQuestion(false);
-    this.recorder.persist();
-    this.stop();
-    this.conversation.dispose();
-    this.sandbox.dispose();
+    this.runtime.dispose();
   }
 }

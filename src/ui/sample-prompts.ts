@@ -5,7 +5,7 @@
  * buttons that send them are named by exactly this text (docs/automation-contract.md).
  */
 import type { SampleName } from '../sandbox/samples';
-import type { Language } from '../settings/language';
+import { LANGUAGES, type Language } from '../settings/language';
 
 /** Each language's prompts, given the sample project's extension (`.py`, `.ts`). */
 const PROMPTS: Record<Language, (ext: string) => string[]> = {
@@ -46,3 +46,21 @@ const EXPLORES_MORE: Record<Language, string> = {
 export function exploresMore(language: Language = 'en'): string {
   return EXPLORES_MORE[language];
 }
+
+/** Which sample prompt `prompt` is (1 to 3) for `sample`, in any of the screen's languages, or null. */
+export function sampleNumber(prompt: string, sample: SampleName): number | null {
+  const text = prompt.trim();
+  for (const language of LANGUAGES) {
+    const i = samplePrompts(sample, language).indexOf(text);
+    if (i >= 0) return i + 1;
+  }
+  return null;
+}
+
+/** Whether `prompt` is the one that explores more, in any of the screen's languages. */
+export function isExploring(prompt: string): boolean {
+  return LANGUAGES.some((language) => exploresMore(language) === prompt.trim());
+}
+
+/** The tutorial's figure for prompt 1: the parent keeps about 330 tokens instead of about 2,750. */
+export const TUTORIAL = { isolated: 330, none: 2750, saving: 88 };

@@ -15,6 +15,7 @@ import {
   type LoopLimits,
 } from '../core/variants';
 import { probeRelay, RELAY_PATH } from '../models/relay';
+import type { RunChoice } from '../page/comparison.svelte';
 import type { RunSetup } from '../page/conversation';
 import { redactRecord, Redactor, redactURL } from '../run/secrets';
 import {
@@ -36,14 +37,6 @@ import { t } from './i18n';
 import { storedLanguage, useLanguage } from './language.svelte';
 import { say, sentenceOf, settingsSentence, type Sentence } from './sentence';
 import { messageOf } from '../core/errors';
-
-/** What a run may be given other than the settings on screen: Compare's mode and its comparison. */
-export interface RunChoice {
-  /** The context mode for this run (else the one chosen on screen). */
-  context?: ContextMode;
-  /** The comparison this run is one mode of (History groups its runs). */
-  comparison?: string;
-}
 
 export class Settings {
   /** The Settings dialog's values (see model-settings.ts for where each one is kept). */

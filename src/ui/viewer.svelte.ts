@@ -11,7 +11,7 @@ import { outgoing } from '../run/outgoing';
 import { Replay } from '../run/replay';
 import type { PickedFile } from './dropped-files';
 import { Playback } from './playback.svelte';
-import type { Recorder } from './recorder.svelte';
+import type { Recorder } from '../page/recorder.svelte';
 import { both, removedSentence, sentenceOf, type Sentence } from './sentence';
 
 /** A record opened from History, a file or the example: viewed and stepped through, read-only. */

@@ -7,13 +7,17 @@
  * single agent's line drawn over it in the chart.
  */
 import { runTotals, savingOf, type RunTotals } from '../run/measures';
+import type { ContextMode, RunRecord, RunStatus } from '../run/record';
 
 export { savingOf };
-import type { ContextMode, RunRecord, RunStatus } from '../run/record';
-import type { RunChoice } from './settings.svelte';
-import type { SampleName } from '../sandbox/samples';
-import { LANGUAGES } from '../settings/language';
-import { exploresMore, samplePrompts } from './sample-prompts';
+
+/** What a run may be given other than the settings on screen: Compare's mode and its comparison. */
+export interface RunChoice {
+  /** The context mode for this run (else the one chosen on screen). */
+  context?: ContextMode;
+  /** The comparison this run is one mode of (History groups its runs). */
+  comparison?: string;
+}
 
 export interface ComparedRun {
   mode: ContextMode;
@@ -22,19 +26,17 @@ export interface ComparedRun {
   totals: RunTotals;
 }
 
-/** What Compare needs of the playground. */
+/** What Compare needs of the runtime (./runtime.svelte.ts). */
 export interface Comparable {
-  /** What is on screen: the record of the run that just ended. */
-  readonly viewer: { readonly record: RunRecord | null };
+  /** The live record: the run that just ended. */
+  readonly record: RunRecord | null;
+  /** Its status at its end (the boot's, when no run began). */
   readonly status: RunStatus;
   /** A fresh conversation on a fresh copy of the sample project. */
   startOver(): Promise<void>;
   /** Runs `prompt` in `context`, as one run of the comparison `comparison` (History groups them). */
-  run(prompt: string, choice: RunChoice): Promise<void>;
+  run(prompt: string, choice: RunChoice): Promise<unknown>;
 }
-
-/** The tutorial's figure for prompt 1: the parent keeps about 330 tokens instead of about 2,750. */
-export const TUTORIAL = { isolated: 330, none: 2750, saving: 88 };
 
 export class Comparison {
   prompt = $state('');
@@ -52,15 +54,6 @@ export class Comparison {
     if (!isolated || !none || none.totals.parentContext === 0) return null;
     return savingOf(isolated.totals, none.totals);
   });
-
-  /** Which sample prompt (1 to 3, in any of the screen's languages) was compared, or null. */
-  promptNumber = $derived.by(() => {
-    const sample = this.runs[0]?.record.settings.sample;
-    return sample ? sampleNumber(this.prompt, sample) : null;
-  });
-
-  /** The prompt compared is the one that explores more (in any of the screen's languages). */
-  exploring = $derived(LANGUAGES.some((language) => exploresMore(language) === this.prompt.trim()));
 
   readonly #target: Comparable;
   #stopped = false;
@@ -96,7 +89,7 @@ export class Comparison {
         this.current = mode;
         await target.startOver();
         await target.run(prompt, { context: mode, comparison });
-        const record = target.viewer.record;
+        const record = target.record;
         const status = target.status;
         if (record) this.runs = [...this.runs, { mode, record, status, totals: runTotals(record) }];
         if (status.kind !== 'finished') {
@@ -109,7 +102,7 @@ export class Comparison {
     }
   }
 
-  /** Stop: the run under way stops (the playground's Stop) and no further mode starts. */
+  /** Stop: the run under way stops (the runtime's Stop) and no further mode starts. */
   stop(): void {
     this.#stopped = true;
   }
@@ -120,14 +113,4 @@ export class Comparison {
     this.modes = [];
     this.ended = null;
   }
-}
-
-/** Which sample prompt `prompt` is (1 to 3) for `sample`, in any language, or null. */
-export function sampleNumber(prompt: string, sample: SampleName): number | null {
-  const text = prompt.trim();
-  for (const language of LANGUAGES) {
-    const i = samplePrompts(sample, language).indexOf(text);
-    if (i >= 0) return i + 1;
-  }
-  return null;
 }

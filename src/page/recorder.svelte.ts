@@ -1,18 +1,33 @@
 /**
- * The live record on screen: what the conversation appends (src/page/conversation.ts) is kept in
- * History as it grows, and put on screen at most once a frame, held still while a subagent's
- * worker starts. Nothing here decides what is recorded.
+ * The live record, as the screen reads it: what the conversation appends (./conversation.ts) is
+ * kept in History as it grows (`RunKeeping`: saved in batches, and at once at the run's end, at a
+ * fresh conversation and when the page goes away), and published at most once a frame, held
+ * still while a subagent's worker starts. Nothing here decides what is recorded.
  */
-import type { ConversationHooks } from '../page/conversation';
+import type { ConversationHooks } from './conversation';
 import { runFigures } from '../run/figures';
 import type { LiveRun } from '../run/live';
 import type { RunRecord } from '../run/record';
+import type { RecordWriter } from '../run/store';
 import { EMPTY_VIEW, type RunView } from '../run/view';
 import { Replay } from '../run/replay';
-import type { History } from './history.svelte';
+
+/** What a kept record's summary is made of, as History lists it. */
+export type Summarize = ConstructorParameters<typeof RecordWriter>[2];
+
+/** Saves a growing record (History's, once it is open; not at all if it cannot be). */
+export interface Keeper {
+  changed(): void;
+  save(): Promise<void>;
+}
+
+/** Where the learner's runs are kept: History (src/ui/history.svelte.ts), or nowhere. */
+export interface RunKeeping {
+  keep(record: RunRecord, summarize: Summarize): Keeper;
+}
 
 /** A History that keeps nothing: for a run that is not the learner's (an embed's). */
-export const KEEPS_NOTHING: Pick<History, 'keep'> = {
+export const KEEPS_NOTHING: RunKeeping = {
   keep: () => ({ changed() {}, save: () => Promise.resolve() }),
 };
 
@@ -25,11 +40,17 @@ function onceAFrame(fn: () => void): () => void {
   return () => {
     if (asked) return;
     asked = true;
-    requestAnimationFrame(() => {
+    nextFrame(() => {
       asked = false;
       fn();
     });
   };
+}
+
+/** The browser's next frame; a moment later where there are no frames (Node, in tests). */
+function nextFrame(fn: () => void): void {
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(fn);
+  else setTimeout(fn, 0);
 }
 
 /** The page's timeline position of an epoch time measured in any thread. */
@@ -52,13 +73,13 @@ export class Recorder {
   /** The live record's steps (to show any step of it). */
   replay: Replay | undefined;
 
-  readonly #history: Pick<History, 'keep'>;
+  readonly #history: RunKeeping;
   #run: LiveRun | null = null;
-  #writer: ReturnType<History['keep']> | undefined;
+  #writer: Keeper | undefined;
   #holds = 0;
   #held = false;
 
-  constructor(history: Pick<History, 'keep'>) {
+  constructor(history: RunKeeping) {
     this.#history = history;
   }
 

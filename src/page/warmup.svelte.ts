@@ -1,25 +1,41 @@
 /**
- * The sandbox's boot, and what the screen does ahead so that a learner's click waits for nothing:
+ * The sandbox's boot, and what the page does ahead so that a learner's click waits for nothing:
  * the parent's worker, the spare subagent worker (the conversation starts it and names it:
- * src/page/conversation.ts; shown on screen from here), the canvases' fonts, the Markdown
- * renderer's first parse, python3's runtime loaded in idle time on the python sample, and the other
- * languages' strings. The page's seam (src/page/ahead.ts) says whether any of it is done: with
- * `ahead=off`, only the boot is.
+ * ./conversation.ts; kept here for the screen to show), python3's runtime loaded in idle time on
+ * the python sample, and what the screen loads for later (`ScreenLoads`: the canvases' fonts, the
+ * Markdown renderer's first parse, the other languages' strings). The page's seam (./ahead.ts)
+ * says whether any of it is done: with `ahead=off`, only the boot is.
  */
 import type { AgentId } from '../core/messages';
-import type { Ahead } from '../page/ahead';
-import type { Conversation } from '../page/conversation';
-import { bootFailure, type SandboxSession } from '../page/sandbox-session.svelte';
+import type { Ahead } from './ahead';
+import type { Conversation } from './conversation';
+import { bootFailure, type SandboxSession } from './sandbox-session.svelte';
 import type { RunStatus } from '../run/record';
 import { later } from '../run/later';
-import { LANGUAGES } from '../settings/language';
 import type { UrlSettings } from '../settings/url-settings';
-import { startWhenQuiet } from '../page/quiet';
-import { ScriptNotLoaded } from '../page/worker-failure';
-import { warmCanvasText } from './canvas-text';
+import { startWhenQuiet } from './quiet';
+import { ScriptNotLoaded } from './worker-failure';
 import { saveData } from './connection';
-import { loadLanguage, t } from './i18n';
-import { warmUpMarkdown } from './markdown.svelte';
+
+/** What the screen loads ahead for later, and the one sentence the boot's failure needs of it. */
+export interface ScreenLoads {
+  /** Soon after the sandbox is ready: work that fetches nothing (the canvases' fonts). */
+  soon(): void;
+  /** Once the agents' script is in, unless a run has begun: the Markdown renderer's first parse. */
+  beforeRun(): void;
+  /** Once the sandbox is ready and the page is quiet (`whenQuiet`): the other languages' strings. */
+  quiet(): void;
+  /** The failure's sentence when the sandbox's script did not load (a retry may do). */
+  notLoaded(): string;
+}
+
+/** A screen that loads nothing ahead (tests, a page without one). */
+export const LOADS_NOTHING: ScreenLoads = {
+  soon() {},
+  beforeRun() {},
+  quiet() {},
+  notLoaded: () => 'the sandbox did not load',
+};
 
 /** python3's idle-time load starts this long after the sandbox is ready (see #preloadPython)... */
 const PRELOAD_AFTER_MS = 2500;
@@ -54,6 +70,7 @@ export class Warmup {
   readonly #conversation: () => Conversation;
   readonly #running: () => boolean;
   readonly #ahead: Pick<Ahead, 'loads' | 'agentScriptIn'>;
+  readonly #screen: ScreenLoads;
   /** Set when python3's idle-time load waits for the run under way, or the record looked through, to end. */
   #preloadWaits = false;
   /** When the last run ended (the page's clock), if one has. */
@@ -69,8 +86,10 @@ export class Warmup {
     conversation: () => Conversation,
     running: () => boolean,
     ahead: Pick<Ahead, 'loads' | 'agentScriptIn'>,
+    screen: ScreenLoads = LOADS_NOTHING,
   ) {
     this.#ahead = ahead;
+    this.#screen = screen;
     this.#url = url;
     this.#sandbox = sandbox;
     this.#conversation = conversation;
@@ -108,7 +127,7 @@ export class Warmup {
       this.#sandboxReady(agentsIn);
     } catch (error) {
       this.retryable = error instanceof ScriptNotLoaded;
-      const reason = this.retryable ? t('firstVisit.sandboxNotLoaded') : bootFailure(error);
+      const reason = this.retryable ? this.#screen.notLoaded() : bootFailure(error);
       this.boot = { kind: 'failed', reason };
       throw error;
     }
@@ -139,19 +158,16 @@ export class Warmup {
     this.#aheadScheduled = true;
     this.pythonOnFirstUse = this.#pythonWaitsForUse();
     // Nothing to fetch, little of the page's thread: the first run's frames then do not wait for
-    // the system's font fallback (./canvas-text.ts).
-    later(() => warmCanvasText(), CANVAS_TEXT_AFTER_MS);
+    // the system's font fallback.
+    later(() => this.#screen.soon(), CANVAS_TEXT_AFTER_MS);
     // The Markdown renderer's first parse, once the agents' script is in (what a run draws with
     // comes after it on a slow link), unless a run has begun (it renders).
     void agentsIn.then(() => {
-      if (!this.#running()) warmUpMarkdown();
+      if (!this.#running()) this.#screen.beforeRun();
     });
     this.#preloadOnceSettled();
-    // The other languages' strings, once the page is quiet: a switch then waits for no fetch. On a
-    // metered or slow connection, when chosen.
-    this.whenQuiet(() => {
-      if (!saveData()) LANGUAGES.forEach((language) => void loadLanguage(language).catch(() => {}));
-    });
+    // The other languages' strings, once the page is quiet: a switch then waits for no fetch.
+    this.whenQuiet(() => this.#screen.quiet());
   }
 
   /**

@@ -1,21 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { RunRecord, RunStatus } from '../run/record';
 import { demoRecord } from '../../test/demo-run';
-import { Comparison, type Comparable } from './comparison.svelte';
-import type { RunChoice } from './settings.svelte';
+import { Comparison, type Comparable, type RunChoice } from './comparison.svelte';
 
 const PROMPT_1 = 'Use a subtask to find what testing framework this project uses';
 
-/** A playground that runs the demo in the mode it is given, and notes what it was asked. */
+/** A runtime that runs the demo in the mode it is given, and notes what it was asked. */
 function fakePlayground(stopAfter = Infinity) {
   const asked: Array<{ prompt: string; choice: RunChoice }> = [];
   let startedOver = 0;
   const target: Comparable & { record: RunRecord | null; status: RunStatus } = {
     record: null,
     status: { kind: 'idle' },
-    get viewer() {
-      return { record: target.record };
-    },
     async startOver() {
       startedOver++;
     },
