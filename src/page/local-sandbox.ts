@@ -44,7 +44,9 @@ export class LocalSandboxHost implements SandboxHost {
         ]);
     this.ready.catch(() => {}); // reported by whoever awaits it
     // Each command the sandbox begins is marked on the page's timeline (`sandbox:exec`).
-    this.api.watchCommands(Comlink.proxy(checkedListeners({ commands: markCommand }).commands)).catch(() => {});
+    this.api
+      .watchCommands(Comlink.proxy(checkedListeners({ commands: markCommand }).commands))
+      .catch(() => {});
   }
 
   #connections = 0;
