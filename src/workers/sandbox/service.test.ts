@@ -49,7 +49,7 @@ describe('serveSandbox', () => {
   it('runs commands for an agent and credits them to it', async () => {
     const { sandbox } = connect();
     const result = await sandbox.exec('echo hi > hi.txt; cat hi.txt', {
-      timeoutMs: 5000,
+      timeoutMs: 20_000,
       agent: 'subagent-1',
     });
     expect(result).toMatchObject({ stdout: 'hi\n', exitCode: 0, timedOut: false });
@@ -61,7 +61,7 @@ describe('serveSandbox', () => {
       begun.push(start);
       expect(answers).toHaveLength(0); // told before the sandbox runs it
     });
-    await sandbox.exec('echo one', { timeoutMs: 5000, agent: 'subagent-2' });
+    await sandbox.exec('echo one', { timeoutMs: 20_000, agent: 'subagent-2' });
     expect(begun).toEqual([{ agent: 'subagent-2', command: 'echo one', atEpoch: expect.any(Number) }]);
   });
 
