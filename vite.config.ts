@@ -97,5 +97,8 @@ export default defineConfig({
     // Vitest's default on two cores is one worker, and the suite's files spend much of their time
     // waiting (timers, child processes, workers): two workers took 88 s where one took 146 s.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // A test's own limit, not its expected time: the sandbox's commands (a shell over memory,
+    // QuickJS, Pyodide) take seconds each on two cores shared with other work.
+    testTimeout: 30_000,
   },
 });

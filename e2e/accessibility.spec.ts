@@ -7,7 +7,18 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { parentCallsRecord } from '../scripts/records.mjs';
-import { expect, importFile, open, parentList, PROMPTS, status, subagentRegion, test } from './fixtures';
+import {
+  expect,
+  exportRun,
+  importFile,
+  open,
+  parentList,
+  PROMPTS,
+  status,
+  subagentRegion,
+  test,
+  type RecordFile,
+} from './fixtures';
 import type { Language } from '../src/settings/language';
 import { samplePrompts } from '../src/ui/sample-prompts';
 
@@ -91,12 +102,9 @@ test('axe finds nothing on the main screen, in Settings, in History, and after p
   await expect(chart.getByRole('table')).toHaveCount(0);
   await toggle.click();
   const rows = chart.getByRole('table', { name: 'Context per model call' }).locator('tbody tr');
-  const calls = await page.evaluate(
-    () =>
-      (
-        window as unknown as { __s04: { record: { events: Array<{ type: string }> } } }
-      ).__s04.record.events.filter((e) => e.type === 'model_start').length,
-  );
+  const calls = (JSON.parse(await exportRun(page)) as RecordFile).events.filter(
+    (e) => e.type === 'model_start',
+  ).length;
   expect(calls).toBeGreaterThan(2);
   await expect(rows).toHaveCount(calls);
   await expect(rows.first().locator('td').first()).toHaveText('1');

@@ -8,6 +8,7 @@ import type { Page } from '@playwright/test';
 import { CHILD_TOOLS, PARENT_TOOLS } from '../src/core/tools';
 import {
   expect,
+  exportRun,
   MOCK_API,
   openOnEndpoint,
   parentList,
@@ -64,9 +65,7 @@ async function expectKeyNowhere(page: Page) {
   expect(page.url()).not.toContain(KEY);
   const stored = await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }));
   expect(stored).not.toContain(KEY);
-  const exported = await page.evaluate(() =>
-    (window as unknown as { __s04: { exportRun(): string } }).__s04.exportRun(),
-  );
+  const exported = await exportRun(page);
   expect(exported).not.toContain(KEY);
   // Nor in the runs History keeps: read once the finished run is saved there, all of it.
   const keptRuns = () =>
@@ -183,31 +182,23 @@ test.describe('the Anthropic API path (mock endpoint)', () => {
     watch,
   }) => {
     await openWithKey(page, 'mock-parallel');
-    await page.evaluate(() => {
-      // The most subagent workers alive at the same time with a task (the spare has none).
-      const w = window as unknown as {
-        __mostAlive: number;
-        __workerLog: Array<{ name: string; terminated: boolean }>;
-        __s04: { spareWorker: string | null };
-      };
-      const log = w.__workerLog;
-      w.__mostAlive = 0;
-      const tick = () => {
-        const spare = w.__s04.spareWorker;
-        const alive = log.filter(
-          (e) => e.name.startsWith('subagent-') && !e.terminated && e.name !== spare,
-        ).length;
-        w.__mostAlive = Math.max(w.__mostAlive, alive);
-        requestAnimationFrame(tick);
-      };
-      tick();
-    });
     await page.getByRole('textbox', { name: 'Prompt' }).fill('Survey this project two ways at once');
     const ended = await runEnd(page);
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await ended();
     await expect(status(page)).toHaveText(/^Finished/, { timeout: 20_000 });
-    expect(await page.evaluate(() => (window as unknown as { __mostAlive: number }).__mostAlive)).toBe(2);
+    // The most subagent workers alive at the same time with a task (a spare has none): each
+    // one's `subagent:run` goes from its task call to its worker's end.
+    const mostAlive = await page.evaluate(() => {
+      const runs = performance
+        .getEntriesByName('subagent:run')
+        .map((run) => [run.startTime, run.startTime + run.duration]);
+      return Math.max(
+        0,
+        ...runs.map(([at]) => runs.filter(([start, end]) => start <= at && at < end).length),
+      );
+    });
+    expect(mostAlive).toBe(2);
     expect((await watch.names()).filter((n) => n.startsWith('subagent-'))).toEqual([
       'subagent-1',
       'subagent-2',

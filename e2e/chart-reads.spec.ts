@@ -5,7 +5,7 @@
  * fit them, details on hover and on keyboard focus, the sandbox row explained, the spare compact.
  */
 import type { Locator, Page } from '@playwright/test';
-import { expect, open, PROMPTS, runSample, status, test } from './fixtures';
+import { comparedRecords, expect, open, PROMPTS, runSample, status, test } from './fixtures';
 
 const chart = (page: Page) => page.getByRole('region', { name: 'Context per model call' });
 const timeline = (page: Page) => page.getByRole('region', { name: 'Workers timeline' });
@@ -142,23 +142,15 @@ test('Compare with Fork: every mode is plotted, with a legend entry and table ro
     'Parent without a subagent|Parent with Fork|Parent|Subagent 1',
   );
   // The table: a row per parent call of each compared run, as many as that run made.
-  const parentCalls = await page.evaluate(() =>
-    Object.fromEntries(
-      (
-        window as unknown as {
-          __s04: {
-            comparison: {
-              runs: Array<{ mode: string; record: { events: Array<{ type: string; agent?: string }> } }>;
-            };
-          };
-        }
-      ).__s04.comparison.runs.map((run) => [
-        run.mode,
-        run.record.events.filter((e) => e.type === 'model_start' && e.agent === 'parent').length,
-      ]),
-    ),
-  );
   const rows = await chartRows(page);
+  // Each compared run's parent calls, from the records History keeps of the comparison.
+  const kept = await comparedRecords(page);
+  const parentCalls = Object.fromEntries(
+    Object.entries(kept).map(([mode, record]) => [
+      mode,
+      record.events.filter((e) => e.type === 'model_start' && e.agent === 'parent').length,
+    ]),
+  );
   expect(rows.filter(([, agent]) => agent === 'Parent without a subagent').length).toBe(parentCalls.none);
   expect(rows.filter(([, agent]) => agent === 'Parent with Fork').length).toBe(parentCalls.fork);
   expect(rows.filter(([, agent]) => agent === 'Parent').length).toBe(parentCalls.isolated);

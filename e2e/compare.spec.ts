@@ -4,6 +4,7 @@
  */
 import { parallelRecord, parentCallsRecord } from '../scripts/records.mjs';
 import {
+  comparedRecords,
   expect,
   importFile,
   open,
@@ -13,6 +14,7 @@ import {
   runSample,
   status,
   test,
+  type RecordFile,
 } from './fixtures';
 
 /** The number in a text such as "~1,151 tokens" (the first one). */
@@ -34,14 +36,6 @@ for (const prompt of [PROMPTS.framework, PROMPTS.summarisePy, PROMPTS.module]) {
     });
     await expect(status(page)).toHaveText(/^Finished/);
 
-    const records = await page.evaluate(() =>
-      (
-        window as unknown as {
-          __s04: { comparison: { runs: Array<{ mode: string; record: unknown }> } };
-        }
-      ).__s04.comparison.runs.map((r) => ({ mode: r.mode, record: JSON.parse(JSON.stringify(r.record)) })),
-    );
-    expect(records.map((r) => r.mode)).toEqual(['none', 'isolated']);
     // The parent's context per mode (docs/protocol.md: one measure, src/run/context.ts), as the
     // table shows it; the isolated run is the one on screen, whose header says the same.
     const none = tokensIn(await region.getByRole('row').filter({ hasText: 'No subagent' }).innerText());
@@ -55,9 +49,23 @@ for (const prompt of [PROMPTS.framework, PROMPTS.summarisePy, PROMPTS.module]) {
     // The tutorial's figure is for prompt 1 only.
     if (prompt === PROMPTS.framework) await expect(region).toContainText('The tutorial says 88%');
     else await expect(region).not.toContainText('The tutorial says');
+    // Each on a fresh copy of the sample project: the same files at the start of both.
+    const rows = region.getByRole('row');
+    await expect(rows).toHaveCount(3);
+    await expect(rows.nth(1)).toContainText('No subagent');
+    await expect(rows.nth(2)).toContainText('Isolated (s04)');
+    // The chart draws the single agent's parent over the isolated run.
+    await expect(page.getByRole('region', { name: 'Context per model call' })).toContainText(
+      'Parent without a subagent',
+    );
+
+    // The records History keeps of the comparison: the single agent ran first, then the isolated run.
+    const kept = await comparedRecords(page);
+    expect(Object.keys(kept).sort()).toEqual(['isolated', 'none']);
+    expect(kept.none.startedAt).toBeLessThan(kept.isolated.startedAt);
+    const records = (['none', 'isolated'] as const).map((mode) => ({ mode, record: kept[mode] }));
     // The runs really were of each mode: the single agent never spawned a subagent.
-    const spawns = (r: { record: { events: Array<{ type: string }> } }) =>
-      r.record.events.filter((e) => e.type === 'spawn').length;
+    const spawns = (r: { record: RecordFile }) => r.record.events.filter((e) => e.type === 'spawn').length;
     expect(spawns(records[0])).toBe(0);
     expect(spawns(records[1])).toBeGreaterThan(0);
     if (prompt === PROMPTS.module) {
@@ -65,7 +73,7 @@ for (const prompt of [PROMPTS.framework, PROMPTS.summarisePy, PROMPTS.module]) {
       // copy of the project, so both verifications print the same.
       type Event = { type: string; id?: string; input?: unknown; output?: string };
       const verified = records.map(({ record }) => {
-        const events = (record as { events: Event[] }).events;
+        const events = record.events as Event[];
         const ids = events
           .filter((e) => e.type === 'tool_start' && JSON.stringify(e.input).includes('python3'))
           .map((e) => e.id);
@@ -77,15 +85,6 @@ for (const prompt of [PROMPTS.framework, PROMPTS.summarisePy, PROMPTS.module]) {
       expect(verified[1]).toEqual(verified[0]);
       expect(verified[0].at(-1)).toMatch(/passed\nexit code: 0$/);
     }
-    // Each on a fresh copy of the sample project: the same files at the start of both.
-    const rows = region.getByRole('row');
-    await expect(rows).toHaveCount(3);
-    await expect(rows.nth(1)).toContainText('No subagent');
-    await expect(rows.nth(2)).toContainText('Isolated (s04)');
-    // The chart draws the single agent's parent over the isolated run.
-    await expect(page.getByRole('region', { name: 'Context per model call' })).toContainText(
-      'Parent without a subagent',
-    );
   });
 }
 
@@ -230,15 +229,11 @@ test('a thousand calls in one row: close calls are drawn as groups, each a step 
   const [, first] = /model calls (\d+) to/.exec((await group.getAttribute('aria-label'))!)!;
   await group.click();
   // The parent's array as that call began: the prompt, then a call and its result per call before.
-  await expect
-    .poll(() =>
-      page.evaluate(
-        () =>
-          (window as unknown as { __s04: { shown: { parent: { messages: unknown[] } } } }).__s04.shown.parent
-            .messages.length,
-      ),
-    )
-    .toBe(2 * Number(first) - 1);
+  await expect(
+    page
+      .getByRole('region', { name: 'Parent messages' })
+      .getByText(`${2 * Number(first) - 1} messages`, { exact: true }),
+  ).toBeVisible();
   const slider = page.getByRole('slider', { name: 'Step' });
   expect(await slider.inputValue()).not.toBe(await slider.getAttribute('max'));
 });

@@ -7,6 +7,7 @@ import type { Page } from '@playwright/test';
 import { CHILD_TOOLS } from '../src/core/tools';
 import {
   expect,
+  exportRun,
   MOCK_API,
   open,
   openOnEndpoint,
@@ -41,9 +42,7 @@ async function sent(page: Page): Promise<Sent[]> {
 const openMock = (page: Page, query: string) => openOnEndpoint(page, 'mock-s04', { key: KEY, query });
 
 async function spawns(page: Page): Promise<Array<{ agent: string; from: string; messages: unknown[] }>> {
-  const record = await page.evaluate(() =>
-    (window as unknown as { __s04: { exportRun(): string } }).__s04.exportRun(),
-  );
+  const record = await exportRun(page);
   return (JSON.parse(record) as { events: Array<{ type: string }> }).events.filter(
     (e) => e.type === 'spawn',
   ) as never;

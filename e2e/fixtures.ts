@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -281,6 +281,58 @@ export async function arrays(page: Page): Promise<Record<string, string[]>> {
     out[name] = await region.getByRole('listitem').allTextContents();
   }
   return out;
+}
+
+/** The shown run as the learner's `Export run` downloads it (the file's text). */
+export async function exportRun(page: Page): Promise<string> {
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export run' }).click();
+  return readFileSync((await (await download).path())!, 'utf8');
+}
+
+/**
+ * The records of the newest comparison, as History keeps them: each mode's run opened from its
+ * group (`Open`) and exported, by its context mode. The screen then shows the last one opened.
+ */
+export async function comparedRecords(page: Page): Promise<Record<string, RecordFile>> {
+  const records: Record<string, RecordFile> = {};
+  const history = page.getByRole('dialog', { name: 'History' });
+  const modes = async () => {
+    await page.getByRole('button', { name: 'History' }).click();
+    const entry = history.getByRole('listitem').first();
+    await expect(entry.getByRole('group')).not.toHaveCount(0);
+    return entry.getByRole('group');
+  };
+  const count = await (await modes()).count();
+  for (let i = 0; i < count; i++) {
+    if (i > 0) await modes();
+    await history
+      .getByRole('listitem')
+      .first()
+      .getByRole('group')
+      .nth(i)
+      .getByRole('button', { name: 'Open' })
+      .click();
+    await expect(history).toBeHidden();
+    const record = JSON.parse(await exportRun(page)) as RecordFile;
+    records[record.settings.context] = record;
+  }
+  return records;
+}
+
+/** What the specs read of an exported record. */
+export interface RecordFile {
+  id: string;
+  startedAt: number;
+  settings: { context: string; speed?: string };
+  events: Array<{
+    type: string;
+    agent?: string;
+    id?: string;
+    input?: unknown;
+    output?: string;
+    status?: { kind: string };
+  }>;
 }
 
 /** Clicks a sample prompt and waits for the run to finish. */

@@ -1,63 +1,78 @@
 import { createHash } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { callWorker, expect, frames, open, test } from './fixtures';
+import { expect, frames, MOCK_API, openOnEndpoint, runEnd, status, test } from './fixtures';
 
 /**
  * Large and binary files, in the browser: the shell must read them whole and exactly (just-bash's
  * browser path once failed on files of 64 KB and more, which Node tests cannot see), and the file
  * viewer must show them without freezing the page.
  *
- * Files are put in the app's own sandbox worker by calling its API as Comlink does (the setup a
- * person would do with an agent, minus the model); everything else goes through the screen.
+ * Everything goes through the screen: the model is the mock Messages API's mock-shell, which runs
+ * the prompt as one bash command in the offline sandbox (the setup a person would do with an
+ * agent, minus the model's choices), and the command's result comes back in the next request.
  */
 
 interface ExecResult {
   stdout: string;
   stderr: string;
   exitCode: number;
+  timedOut: boolean;
 }
 
-/** Calls a method of the page's sandbox worker (started by the page's first script). */
-const call = <T>(page: Page, method: string, ...args: unknown[]) =>
-  callWorker<T>(page, '__s04EarlySandbox', method, ...args);
+/** The page on the mock endpoint whose model runs each prompt as one bash command, offline. */
+const openShell = (page: Page, query = '') =>
+  openOnEndpoint(page, 'mock-shell', { query: `sandbox=local${query ? `&${query}` : ''}` });
 
-let execs = 0;
-const exec = (page: Page, command: string) =>
-  call<ExecResult>(page, 'exec', { id: ++execs, command, timeoutMs: 60_000, agent: 'user' });
+/** The text of the last tool result the mock Messages API was sent. */
+async function lastToolResult(page: Page): Promise<string> {
+  const all = (await (await page.request.get(`${MOCK_API}/_requests`)).json()) as Array<{
+    method: string;
+    path: string;
+    body: { messages: Array<{ content: unknown }> } | null;
+  }>;
+  const results = all
+    .filter((r) => r.method === 'POST' && r.path === '/v1/messages' && r.body)
+    .flatMap((r) => r.body!.messages.at(-1)!.content as Array<{ type: string; content?: unknown }>)
+    .filter((block) => typeof block === 'object' && block.type === 'tool_result');
+  return String(results.at(-1)?.content ?? '');
+}
 
-/** The sandbox's project directory, as the page shows it once the sandbox is ready. */
-async function workdirOf(page: Page): Promise<string> {
-  const read = () =>
-    page.evaluate(
-      () => (window as unknown as { __s04: { sandbox: { workdir: string } } }).__s04.sandbox.workdir,
-    );
-  await expect.poll(read).not.toBe('');
-  return read();
+const fromBase64 = (text: string) => Buffer.from(text, 'base64').toString('utf8');
+
+/**
+ * Runs `command` in the sandbox as the agent's bash tool does. The tool gives the model stdout and
+ * stderr together, trimmed; so the command's own streams and status go back in base64, whole.
+ */
+async function exec(page: Page, command: string): Promise<ExecResult> {
+  await page.request.delete(`${MOCK_API}/_requests`);
+  const wrapped =
+    `{ ${command}; echo $? > /tmp/exit-code; } 2> /tmp/stderr | base64 -w 0; ` +
+    'echo; cat /tmp/exit-code; base64 -w 0 /tmp/stderr';
+  await page.getByRole('textbox', { name: 'Prompt' }).fill(wrapped);
+  const ended = await runEnd(page, 120_000);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await ended();
+  await expect(status(page)).toHaveText(/^Finished/);
+  const result = await lastToolResult(page);
+  const [stdout = '', exitCode = '', stderr = ''] = result.split('\n');
+  return {
+    stdout: fromBase64(stdout),
+    stderr: fromBase64(stderr),
+    exitCode: Number(exitCode),
+    timedOut: result.startsWith('Error: Timeout'),
+  };
 }
 
 /** Line `i` (from 1) of the generated text files: 32 bytes, so sizes are exact multiples. */
 const line = (i: number) => `${String(i).padStart(8, '0')} abcdefghijklmnopqrstuv\n`;
 
-/** Writes `lines` generated lines to `path` in the sandbox; the text is built in the page. */
-async function writeLines(page: Page, path: string, lines: number): Promise<void> {
-  await page.evaluate(
-    ({ path, lines }) =>
-      new Promise<void>((resolve, reject) => {
-        const parts: string[] = [];
-        for (let i = 1; i <= lines; i++) parts.push(`${String(i).padStart(8, '0')} abcdefghijklmnopqrstuv\n`);
-        const worker = (window as unknown as { __s04EarlySandbox: Worker }).__s04EarlySandbox;
-        const id = crypto.randomUUID();
-        worker.addEventListener('message', function onMessage(event: MessageEvent) {
-          if (event.data?.id !== id) return;
-          worker.removeEventListener('message', onMessage);
-          if (event.data.type === 'HANDLER') reject(new Error('writeFile failed'));
-          else resolve();
-        });
-        const argumentList = [path, parts.join(''), 'user'].map((value) => ({ type: 'RAW', value }));
-        worker.postMessage({ id, type: 'APPLY', path: ['writeFile'], argumentList });
-      }),
-    { path, lines },
-  );
+/** Writes `lines` generated lines to `name` in the project (node's script builds the text). */
+async function writeLines(page: Page, name: string, lines: number): Promise<void> {
+  const script =
+    "const parts = []; for (let i = 1; i <= LINES; i++) parts.push(String(i).padStart(8, '0') + ' abcdefghijklmnopqrstuv\\n'); " +
+    "require('fs').writeFileSync('NAME', parts.join(''))";
+  const made = await exec(page, `node -e "${script.replace('LINES', String(lines)).replace('NAME', name)}"`);
+  expect(made).toEqual({ stdout: '', stderr: '', exitCode: 0, timedOut: false });
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -72,9 +87,8 @@ for (const [label, lines] of [
     page,
   }) => {
     test.setTimeout(150_000);
-    await open(page);
-    const workdir = await workdirOf(page);
-    await writeLines(page, `${workdir}/big.txt`, lines);
+    await openShell(page);
+    await writeLines(page, 'big.txt', lines);
 
     const size = lines * 32;
     const text = Array.from({ length: lines }, (_, i) => line(i + 1)).join('');
@@ -119,10 +133,9 @@ test.describe('the viewer, measured alone', () => {
   }) => {
     test.setTimeout(120_000);
     // sandbox=local: WebContainer's boot, which ends in a timeout here, would be the page's work too.
-    await open(page, 'speed=instant&sandbox=local&sample=typescript');
-    const workdir = await workdirOf(page);
+    await openShell(page, 'sample=typescript');
     const lines = 960_000; // 30,720,000 bytes
-    await writeLines(page, `${workdir}/huge.log`, lines);
+    await writeLines(page, 'huge.log', lines);
     // An ELF header (with NUL bytes), then text: binary by its first bytes.
     const made = await exec(
       page,
@@ -171,7 +184,7 @@ test.describe('the viewer, measured alone', () => {
   test('the file viewer goes to its first line on Home and its last on End, when its lines wrap', async ({
     page,
   }) => {
-    await open(page, 'speed=instant&sandbox=local');
+    await openShell(page);
     // 400 lines of 306 characters: each wraps over several rows, taller than the list estimates.
     const made = await exec(
       page,

@@ -59,7 +59,14 @@ for (const { scenario, language, command } of RUNAWAYS) {
       await page.keyboard.press('Escape');
       await expect.poll(() => liveWorkers(page)).toContain('python');
     }
-    await page.waitForTimeout(300); // the loop is running in the sandbox by now
+    // The sandbox has begun the command: Stop meets it running, not on its way.
+    await page.waitForFunction(
+      (command) =>
+        performance
+          .getEntriesByName('sandbox:exec')
+          .some((mark) => (mark as PerformanceMark).detail?.command === command),
+      command,
+    );
     await expect(status(page)).toHaveText(/^Running/);
     // The interpreter running the script (python3's worker, while it runs).
     const interpreters = (await liveWorkerTargets(page)).filter((t) => t.title === 'python').map((t) => t.id);
@@ -104,27 +111,26 @@ test('after 20 runs in one page: only the sandbox and the parent live on, and th
     await page.getByRole('button', { name: 'New conversation' }).click();
     await runSample(page, PROMPTS.framework);
   }
-  // Beside them, by design: the spare for the next task (it has run nothing), and python3's
-  // interpreter if it was loaded ahead (the page sat idle long enough between runs).
-  const byDesign = () =>
-    page.evaluate(() => {
-      const playground = (
-        window as unknown as {
-          __s04: {
-            spareWorker: string | null;
-            sandbox: { runtime: { runtime: string; phase: string } | null };
-          };
-        }
-      ).__s04;
-      const python = playground.sandbox.runtime;
-      return [
-        playground.spareWorker,
-        python?.runtime === 'python' && python.phase === 'ready' ? 'python' : null,
-      ];
-    });
+  // Beside them, by design: the spare for the next task (it has run nothing, so it has no
+  // `Subagent N messages` region), and python3's interpreter if it was loaded ahead (the page sat
+  // idle long enough between runs: the runtime details say it is loaded).
+  await runtimeDetails(page);
+  const pythonLoaded = page.getByText('python3 (Pyodide) loaded in');
+  const byDesign = async (live: string[]) => {
+    const spares: string[] = [];
+    for (const name of new Set(live.filter((n) => /^subagent-\d+$/.test(n)))) {
+      const region = page.getByRole('region', {
+        name: `Subagent ${name.slice('subagent-'.length)} messages`,
+      });
+      if ((await region.count()) === 0) spares.push(name);
+    }
+    // One spare at most; a subagent worker whose region is on screen is not one.
+    return [...spares.slice(0, 1), ...((await pythonLoaded.isVisible()) ? ['python'] : [])];
+  };
   await expect
     .poll(async () => {
-      const [live, extra] = await Promise.all([liveWorkers(page), byDesign()]);
+      const live = await liveWorkers(page);
+      const extra = await byDesign(live);
       return live.filter((name) => !extra.includes(name));
     })
     .toEqual(['parent', 'sandbox']);

@@ -7,6 +7,7 @@ import type { Page } from '@playwright/test';
 import { parentCallsRecord } from '../scripts/records.mjs';
 import {
   expect,
+  exportRun,
   importFile,
   MOCK_API,
   open,
@@ -36,7 +37,7 @@ async function closeCall(page: Page): Promise<void> {
 }
 
 async function exported(page: Page): Promise<string> {
-  return page.evaluate(() => (window as unknown as { __s04: { exportRun(): string } }).__s04.exportRun());
+  return exportRun(page);
 }
 
 /** The request bodies the mock Messages API received, in order. */
@@ -100,10 +101,10 @@ test.describe('Model call', () => {
   test("a fork child's first call sent the parent's messages", async ({ page }) => {
     await open(page, 'speed=instant&context=fork');
     await runSample(page, PROMPTS.framework);
-    await openCall(page, subagentRegion(page, 1), 1);
     const record = JSON.parse(await exported(page)) as {
       events: Array<{ type: string; agent?: string; index?: number; messages?: unknown[] }>;
     };
+    await openCall(page, subagentRegion(page, 1), 1);
     const spawn = record.events.find((e) => e.type === 'spawn')!;
     // The child starts from the parent's history up to its task call, the task prompt joined.
     await expect(sentItems(page)).toHaveCount(spawn.messages!.length);

@@ -5,31 +5,21 @@
  * runs are one entry holding its modes.
  */
 import type { Page } from '@playwright/test';
-import { expect, open, PROMPTS, runSample, status, test } from './fixtures';
+import { expect, exportRun, open, PROMPTS, type RecordFile, runSample, status, test } from './fixtures';
 
 const pace = (page: Page) => page.getByRole('combobox', { name: 'Demo speed' });
 
-/** The live record's settings and its events' kinds (the parent's, and the run's status changes). */
-function recorded(page: Page) {
-  return page.evaluate(() => {
-    const record = (
-      window as unknown as {
-        __s04: {
-          record: {
-            settings: { speed?: string; context: string };
-            events: Array<{ type: string; agent?: string; status?: { kind: string } }>;
-          };
-        };
-      }
-    ).__s04.record;
-    return {
-      speed: record.settings.speed,
-      order: record.events
-        .filter((e) => e.agent === 'parent' || e.type === 'status')
-        .filter((e) => ['model_start', 'task_start', 'task_end', 'status'].includes(e.type))
-        .map((e) => (e.type === 'status' ? `status:${e.status!.kind}` : e.type)),
-    };
-  });
+/** The shown record's settings and its events' kinds (the parent's, and the run's status changes), as exported. */
+async function recorded(page: Page) {
+  const record = JSON.parse(await exportRun(page)) as RecordFile;
+  return {
+    speed: record.settings.speed,
+    context: record.settings.context,
+    order: record.events
+      .filter((e) => e.agent === 'parent' || e.type === 'status')
+      .filter((e) => ['model_start', 'task_start', 'task_end', 'status'].includes(e.type))
+      .map((e) => (e.type === 'status' ? `status:${e.status!.kind}` : e.type)),
+  };
 }
 
 test("Demo speed sets the next run's pace as the URL's speed does, is kept, and leaves Playback speed alone", async ({
@@ -123,13 +113,5 @@ test("History names each run's mode, and a comparison's runs are one entry with 
   // Open opens that mode's run.
   await compared.getByRole('group', { name: 'No subagent' }).getByRole('button', { name: 'Open' }).click();
   await expect(history).not.toBeVisible();
-  await expect
-    .poll(() =>
-      page.evaluate(
-        () =>
-          (window as unknown as { __s04: { record: { settings: { context: string } } } }).__s04.record
-            .settings.context,
-      ),
-    )
-    .toBe('none');
+  await expect.poll(async () => (await recorded(page)).context).toBe('none');
 });

@@ -7,10 +7,12 @@
 import type { Page } from '@playwright/test';
 import {
   expect,
+  exportRun,
   frames,
   open,
   openOnEndpoint,
   PROMPTS,
+  type RecordFile,
   runSample,
   status,
   stepSlider,
@@ -20,17 +22,10 @@ import {
 const caption = (page: Page) => page.getByRole('region', { name: 'Caption' });
 const present = (page: Page) => page.getByRole('button', { name: 'Present' });
 
-/** What the live record holds of one kind of event of one agent (the run's progress). */
-function recorded(page: Page, agent: string, type: string): Promise<number> {
-  return page.evaluate(
-    ([agent, type]) => {
-      const hook = (
-        window as unknown as { __s04: { record: { events: Array<{ type: string; agent?: string }> } | null } }
-      ).__s04;
-      return (hook.record?.events ?? []).filter((e) => e.type === type && e.agent === agent).length;
-    },
-    [agent, type],
-  );
+/** What the live record holds of one kind of event of one agent (the run's progress), as exported. */
+async function recorded(page: Page, agent: string, type: string): Promise<number> {
+  const record = JSON.parse(await exportRun(page)) as RecordFile;
+  return record.events.filter((e) => e.type === type && e.agent === agent).length;
 }
 
 /** Presses Continue until the caption says the run's moments are over; returns every caption. */

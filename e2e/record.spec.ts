@@ -1,12 +1,12 @@
 /**
  * A run is its record: step through it, keep it (History), export it and open it again.
  */
-import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { parentCallsRecord } from '../scripts/records.mjs';
 import {
   arrays,
   expect,
+  exportRun,
   frames,
   importFile,
   open,
@@ -18,17 +18,6 @@ import {
   subagentRegion,
   test,
 } from './fixtures';
-
-/**
- * The text of every message of every array on screen, region by region. Text content, not inner
- * text: messages out of view skip rendering (content-visibility), and their inner text is empty.
- */
-
-async function exportRun(page: Page): Promise<string> {
-  const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Export run' }).click();
-  return readFileSync((await (await download).path())!, 'utf8');
-}
 
 async function keptRuns(page: Page) {
   await page.getByRole('button', { name: 'History' }).click();
@@ -108,7 +97,12 @@ test.describe('History, export and import', () => {
     await page.getByRole('button', { name: PROMPTS.summarisePy, exact: true }).click();
     await expect(subagentRegion(page, 1).getByRole('listitem').nth(2)).toBeVisible({ timeout: 15_000 });
     const before = await parentList(page).allTextContents();
-    await page.waitForTimeout(1200); // every event is saved within a second
+    // History holds the run as it was at a moment after those messages were read.
+    const read = await page.evaluate(() => performance.now());
+    await page.waitForFunction(
+      (read) => performance.getEntriesByName('history:saved').some((mark) => mark.startTime >= read),
+      read,
+    );
     await page.reload();
     await expect(status(page)).toHaveText(/^Idle/);
 
@@ -118,8 +112,8 @@ test.describe('History, export and import', () => {
     await expect(run).toContainText('interrupted');
     await run.getByRole('button', { name: 'Open' }).click();
     await expect(status(page)).toHaveText(/^Stopped: interrupted/);
-    // Everything that was on screen a second before the reload is kept, in order. The run went on
-    // for that second (a subagent may have returned meanwhile), so the kept array may be longer.
+    // Everything that was on screen before the reload is kept, in order. The run went on until
+    // the reload (a subagent may have returned meanwhile), so the kept array may be longer.
     const kept = await parentList(page).allTextContents();
     expect(kept.slice(0, before.length)).toEqual(before);
     await expect(subagentRegion(page, 1)).toBeVisible();

@@ -5,19 +5,17 @@
  */
 import type { Page } from '@playwright/test';
 import { textDeltasRecord, toolCallsRecord } from '../scripts/records.mjs';
-import { expect, frames, importFile, open, status, test } from './fixtures';
+import { expect, frames, importFile, open, status, stepSlider, test } from './fixtures';
 
-/** Steps the opened record to `step` and waits until it is drawn. */
+/** Steps the opened record to `step` on the slider `Step` and waits until it is drawn. */
 async function stepTo(page: Page, step: number): Promise<void> {
-  await page.evaluate(
-    (step) => (window as unknown as { __s04: { stepTo(n: number): void } }).__s04.stepTo(step),
-    step,
-  );
+  await stepSlider(page).fill(String(step));
+  await expect(stepSlider(page)).toHaveValue(String(step));
   await frames(page, 3);
 }
 
-const steps = (page: Page) =>
-  page.evaluate(() => (window as unknown as { __s04: { steps: number } }).__s04.steps);
+/** How many steps the opened record has: the slider's end. */
+const steps = async (page: Page) => Number(await stepSlider(page).getAttribute('max'));
 
 test('a step keeps the Model call buttons of a long run and renumbers them', async ({ page }) => {
   await open(page);

@@ -66,26 +66,32 @@ test('the first install waits while the learner moves through a run, and is made
   context,
 }) => {
   test.setTimeout(90_000);
-  const fetched: number[] = []; // when the worker asked for each file
+  // In the order this test hears of them: each file the worker asks for, and the scrub's end.
+  const heard: string[] = [];
   context.on('request', (request) => {
-    if (request.serviceWorker()) fetched.push(Date.now());
+    if (request.serviceWorker()) heard.push('file');
   });
   await open(page);
   await importFile(page, 'calls-40.json', JSON.stringify(parentCallsRecord(40, 200)));
   const slider = page.getByRole('slider', { name: 'Step' });
   await slider.focus();
-  // Past the install's usual moment (5 s after the sandbox is ready, then an idle moment): a
-  // step every 250 ms, back and forth, as a learner scrubbing a run.
-  const from = Date.now();
-  for (let i = 0; Date.now() - from < 10_000; i++) {
-    await slider.press(i % 40 < 20 ? 'ArrowLeft' : 'ArrowRight');
-    await page.waitForTimeout(250);
+  // A learner holding an arrow key, back and forth: each step taken before the next key. Until
+  // the page's clock is well past the install's usual moment (5 s after `sandbox:ready`, then an
+  // idle moment): the scrub, not a pause, is what the install must wait for.
+  const readyAt = await page.evaluate(() => performance.getEntriesByName('sandbox:ready')[0].startTime);
+  const pastInstall = () => page.evaluate((readyAt) => performance.now() - readyAt > 10_000, readyAt);
+  let at = Number(await slider.inputValue());
+  for (let i = 0; !(await pastInstall()); i++) {
+    const back = i % 40 < 20;
+    await slider.press(back ? 'ArrowLeft' : 'ArrowRight');
+    at += back ? -1 : 1;
+    await expect(slider).toHaveValue(String(at));
   }
-  const stopped = Date.now();
-  expect(fetched).toEqual([]);
+  heard.push('stopped');
+  expect(heard).toEqual(['stopped']);
   await runtimeDetails(page);
   await expect(page.getByText(/^Saved for offline use/)).toBeVisible({ timeout: 30_000 });
-  expect(fetched.filter((at) => at >= stopped).length).toBeGreaterThan(0);
+  expect(heard.slice(heard.indexOf('stopped')).filter((e) => e === 'file').length).toBeGreaterThan(0);
 });
 
 test.describe('on a host without COOP/COEP headers', () => {

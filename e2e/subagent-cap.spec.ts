@@ -68,10 +68,7 @@ test('runs at most 8 subagents at once, shows the others queued, and stops at on
   // Nor does one start afterwards: the page's next idle moment (when a spare for the next task
   // would be started ahead) comes, and still no subagent worker is alive.
   await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 3000 })));
-  const live = await page.evaluate(
-    () => (window as unknown as { __s04: { liveWorkers: string[] } }).__s04.liveWorkers,
-  );
-  expect(live.filter((name) => name.startsWith('subagent-'))).toEqual([]);
+  expect(await watch.open('subagent-')).toEqual([]);
   expect(count.alive).toBe(0);
   // Nothing waits any more: no row says queued.
   await expect(timeline.getByText(/\(queued, waiting for its turn\)/)).toHaveCount(0);

@@ -2,6 +2,9 @@
  * Every end-to-end spec takes `test` from e2e/fixtures.ts, whose automatic `watch` fails a test on
  * a console error it did not allow and on a request leaving the machine. A spec importing `test`
  * from '@playwright/test' would run unwatched. (e2e-webcontainer/ is apart: it needs the internet.)
+ *
+ * And none reads the page's internals (`window.__s04`, the page's first script's handoffs) or
+ * sleeps: they drive the page through docs/automation-contract.md and wait on what it marks.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -32,6 +35,14 @@ describe('the end-to-end specs', () => {
     const source = readFileSync(join(E2E, spec), 'utf8');
     expect(valueImports(source, '@playwright/test')).not.toContain('test');
     expect(valueImports(source, './fixtures')).toContain('test');
+  });
+
+  const sources = [...specs, 'fixtures.ts'].map((name) => [name, readFileSync(join(E2E, name), 'utf8')]);
+
+  it.each(sources)('%s reads no internals of the page and never sleeps', (_, source) => {
+    // The test build's record= timeouts are in the contract (a URL parameter's companion).
+    expect(source.match(/__s04(?!RecordTimeouts\b)\w*/g) ?? []).toEqual([]);
+    expect(source).not.toMatch(/waitForTimeout\(/);
   });
 
   it('reads value and type imports apart', () => {

@@ -139,7 +139,7 @@ describe('a production build', () => {
   }
 
   // The shipped app holds nothing for tests: no `window.__s04` and none of the getters
-  // kept for the specs (they are in a test build only, `vite build --mode test`), and no chunk of
+  // kept for the bench (they are in a test build only, `vite build --mode test`), and no chunk of
   // the Node-only Python host (python-inprocess.ts).
   it('holds the app and its workers, and no test hook', () => {
     const all = scripts();

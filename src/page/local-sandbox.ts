@@ -11,7 +11,7 @@ import { StopCell } from '../sandbox/stop-signal';
 import { checkedListeners, sandboxAnswers, type SandboxWorkerApi } from '../workers/sandbox/protocol';
 import type { SandboxConnection } from '../workers/sandbox/service';
 import SandboxWorker from '../workers/sandbox/sandbox.ts?worker';
-import type { SandboxHost } from './sandbox-host';
+import { markCommand, type SandboxHost } from './sandbox-host';
 import { failureOf, ScriptNotLoaded } from './worker-failure';
 
 export class LocalSandboxHost implements SandboxHost {
@@ -43,6 +43,10 @@ export class LocalSandboxHost implements SandboxHost {
           failureOf(this.worker, 'sandbox'),
         ]);
     this.ready.catch(() => {}); // reported by whoever awaits it
+    // Each command the sandbox begins is marked on the page's timeline (`sandbox:exec`).
+    this.api
+      .watchCommands(Comlink.proxy(checkedListeners({ commands: markCommand }).commands))
+      .catch(() => {});
   }
 
   #connections = 0;

@@ -9,6 +9,7 @@
  */
 import type { RuntimeProgress } from '../sandbox/runtimes';
 import type { FileChange, FileEntry, FileSlice, SandboxKind } from '../sandbox/sandbox';
+import type { CommandStart } from '../workers/sandbox/protocol';
 import type { SandboxConnection } from '../workers/sandbox/service';
 
 export interface SandboxHost {
@@ -33,6 +34,15 @@ export interface SandboxHost {
   reset(): Promise<void>;
   /** Stops the sandbox (its worker, or its file watch and ports). */
   dispose(): void;
+}
+
+/**
+ * The page's `sandbox:exec` mark (docs/automation-contract.md): a command the sandbox has begun,
+ * at the time its own thread began it, with the agent and the command as its detail.
+ */
+export function markCommand({ agent, command, atEpoch }: CommandStart): void {
+  const startTime = Math.max(0, atEpoch - performance.timeOrigin);
+  performance.mark('sandbox:exec', { startTime, detail: { agent, command } });
 }
 
 /** What the header calls each sandbox. */

@@ -30,7 +30,7 @@ import {
 import type { SampleName } from '../sandbox/samples';
 import { serveSandbox, type SandboxConnection } from '../workers/sandbox/service';
 import ShellWorker from '../workers/shell/webcontainer-shell.ts?worker';
-import type { SandboxHost } from './sandbox-host';
+import { markCommand, type SandboxHost } from './sandbox-host';
 
 export { cannotBootReason } from '../sandbox/webcontainer/boot';
 
@@ -163,7 +163,7 @@ export class WebContainerSandboxHost implements SandboxHost {
 
   /** Served on this thread, which never runs a command itself: closing needs no shared memory. */
   async connect(port: MessagePort): Promise<SandboxConnection> {
-    const served = serveSandbox(() => this.#ready(), port);
+    const served = serveSandbox(() => this.#ready(), port, undefined, markCommand);
     const connection = {
       close: () => {
         this.#connections.delete(connection);

@@ -47,6 +47,27 @@ describe('History in IndexedDB', () => {
     ]);
   });
 
+  it('marks each save once stored, at the moment its events were taken, with their count', async () => {
+    const store = await open();
+    const record = newRecord('m', 1, 'p', settings);
+    const writer = store.keep(record, () => ({ status: { kind: 'running' }, figures }));
+    record.events.push(event(0, 'x'), event(1, 'y'));
+    await writer.save();
+    const mine = () =>
+      (performance.getEntriesByName('history:saved') as PerformanceMark[]).filter(
+        (m) => (m.detail as { run: string }).run === 'm',
+      );
+    expect(mine().map((m) => m.detail)).toEqual([{ run: 'm', events: 2 }]);
+    record.events.push(event(2, 'z'));
+    await writer.save();
+    await writer.save(); // nothing new: nothing saved, nothing marked
+    expect(mine().map((m) => m.detail)).toEqual([
+      { run: 'm', events: 2 },
+      { run: 'm', events: 3 },
+    ]);
+    expect((await store.load('m')).events).toHaveLength(3);
+  });
+
   it('saves within a second of a change, in one batch', async () => {
     const store = await open();
     const record = newRecord('c', 1, 'p', settings);

@@ -223,7 +223,8 @@ export class RunStore {
 
 /**
  * Saves a growing record: what was appended since the last save goes as one chunk, at most
- * DELAY_MS after it was recorded, in an idle moment of the page.
+ * DELAY_MS after it was recorded, in an idle moment of the page. Each save, once stored, is
+ * marked `history:saved` at the moment its events were taken.
  */
 export class RecordWriter {
   static readonly DELAY_MS = 800;
@@ -258,10 +259,13 @@ export class RecordWriter {
     this.#saving = this.#saving.then(async () => {
       const events = this.#record.events.length;
       if (events === this.#saved && this.#seq > 0) return;
+      const asOf = performance.now();
       try {
         await this.#store.append(this.#record, this.#saved, this.#seq, this.#summarize());
         this.#saved = events;
         this.#seq++;
+        // Once stored: the record as it was at `asOf` is in History (docs/automation-contract.md).
+        performance.mark('history:saved', { startTime: asOf, detail: { run: this.#record.id, events } });
       } catch (error) {
         this.onProblem(error instanceof StorageProblem ? error : problemOf(error));
       }

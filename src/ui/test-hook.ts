@@ -1,9 +1,9 @@
 /**
- * What the e2e specs and the bench read of the page's internals, as `window.__s04`: only in a
+ * What the bench and the scripts beside it read of the page's internals, as `window.__s04`
+ * (the e2e specs never do: they drive the page through docs/automation-contract.md): only in a
  * test build (`vite build --mode test`, see App.svelte); a production build has none of it
  * (test/production-build.test.ts checks).
  */
-import { unpackRecord } from '../run/link';
 import { runTotals } from '../run/measures';
 import type { ContextMode, RecordOrigin, RunRecord } from '../run/record';
 import type { Playground } from './playground.svelte';
@@ -40,8 +40,6 @@ function shownHook(stage: Shown) {
     open: (record: RunRecord, origin: RecordOrigin) => viewer.open(record, origin),
     stepTo: (step: number) => viewer.stepTo(step),
     closeOpened: () => viewer.closeOpened(),
-    /** Unpacks a link's `#run=` as a page opened from it does (e2e/share-unpack.spec.ts). */
-    unpackLink: (packed: string) => unpackRecord(packed),
   };
 }
 
@@ -50,23 +48,12 @@ export function exposeStageForTests(stage: Shown): void {
   (window as unknown as { __s04: unknown }).__s04 = shownHook(stage);
 }
 
-/** `window.__s04`: the paths the specs and scripts/bench.mjs use. */
+/** `window.__s04`: the paths scripts/bench.mjs and the other scripts use. */
 export function exposeForTests(playground: Playground): void {
-  const { conversation, sandbox } = playground;
+  const { sandbox } = playground;
   const more = {
-    get comparison() {
-      return playground.comparison;
-    },
     get sandbox() {
       return sandbox;
-    },
-    /** The spare subagent worker waiting for the next task, if there is one. */
-    get spareWorker() {
-      return conversation.spare;
-    },
-    /** The live agent workers. */
-    get liveWorkers() {
-      return conversation.workers;
     },
     readFile: (path: string) => sandbox.readFile(path),
     /** Shows these runs as a finished comparison (the bench draws the chart with every mode over a big run). */

@@ -33,6 +33,7 @@ function fakeWorker() {
     disconnect: vi.fn(),
     watch: vi.fn(),
     watchRuntimes: vi.fn(),
+    watchCommands: vi.fn(),
     readBytes: vi.fn(async () => ({ size: 1, bytes: new Uint8Array(1) })),
     preloadRuntime: vi.fn(async () => {}),
     cancelPreload: vi.fn(),
@@ -112,6 +113,7 @@ describe('sandbox worker ← page', () => {
     expect(() => served.disconnect('1' as never)).toThrow('disconnect: id');
     expect(() => served.watch('listener' as never)).toThrow('watch: listener');
     expect(() => served.watchRuntimes(undefined as never)).toThrow('watchRuntimes: listener');
+    expect(() => served.watchCommands(null as never)).toThrow('watchCommands: listener');
     await expect(served.readBytes('/p/a', -1, 10)).rejects.toThrow('readBytes: offset');
     await expect(served.readBytes('/p/a', 0, Number.NaN)).rejects.toThrow('readBytes: length');
     await expect(served.readFile(7 as never)).rejects.toThrow('readFile: path');
@@ -122,6 +124,7 @@ describe('sandbox worker ← page', () => {
       'disconnect',
       'watch',
       'watchRuntimes',
+      'watchCommands',
       'readBytes',
       'readFile',
       'preloadRuntime',
@@ -168,6 +171,17 @@ describe('page ← sandbox worker', () => {
     expect(warn.mock.calls[0][0]).toContain('runtime progress: runtime');
     checkedListeners({ progress }).progress({ runtime: 'python', phase: 'loading', loaded: 10, total: 20 });
     expect(progress).toHaveBeenCalledOnce();
+  });
+
+  it('drops a malformed command start with a warning', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const commands = vi.fn();
+    checkedListeners({ commands }).commands({ agent: 'parent', command: 'ls', atEpoch: 'now' });
+    expect(commands).not.toHaveBeenCalled();
+    expect(warn.mock.calls[0][0]).toContain('command start: atEpoch');
+    const good = { agent: 'subagent-1', command: 'ls', atEpoch: 1 };
+    checkedListeners({ commands }).commands(good);
+    expect(commands).toHaveBeenCalledWith(good);
   });
 
   it('refuses malformed answers to boot, list, readFile and readBytes', () => {

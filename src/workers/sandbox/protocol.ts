@@ -5,8 +5,10 @@
  *                ◄─ExecResult, text, boolean, entries───────────────  (served by ./service.ts,
  *                                                                      in the sandbox worker or on
  *                                                                      the page for WebContainer)
- *   page ──boot, connect, disconnect, watch, watchRuntimes, readFile, readBytes, list──► sandbox worker
- *        ◄─{workdir, readyAtEpoch}, file change batches, runtime progress, entries, slices──
+ *   page ──boot, connect, disconnect, watch, watchRuntimes, watchCommands, readFile, readBytes,
+ *          list──► sandbox worker
+ *        ◄─{workdir, readyAtEpoch}, file change batches, runtime progress, commands begun,
+ *          entries, slices──
  *
  * Requests are checked by the side that serves them (`servedSandbox`, `servedSandboxWorker`),
  * answers by the side that asked (`checkedSandbox`, `checkedSandboxWorker`). A bad request or
@@ -45,6 +47,14 @@ export interface SandboxRemote {
   list(): Promise<FileEntry[]>;
 }
 
+/** A command the sandbox has begun to run (the page marks `sandbox:exec` with it). */
+export interface CommandStart {
+  agent: AgentId;
+  command: string;
+  /** When the sandbox began it, by its own thread's clock (epoch milliseconds). */
+  atEpoch: number;
+}
+
 /** The sandbox worker's answer to `boot`: the project directory, and when it was ready (its clock). */
 export interface Booted {
   workdir: string;
@@ -73,6 +83,8 @@ export interface SandboxWorkerApi extends SandboxRemote {
   readBytes(path: string, offset: number, length: number): Promise<FileSlice>;
   /** Sends the first-use loading of node (QuickJS) and python3 (Pyodide), for the screen. */
   watchRuntimes(listener: (progress: RuntimeProgress) => void): void;
+  /** Sends each command as the sandbox begins it, before it runs (a runaway one never yields). */
+  watchCommands(listener: (start: CommandStart) => void): void;
   /** Loads a runtime ahead of its first use (python3 in idle time: Pyodide takes seconds). */
   preloadRuntime(runtime: RuntimeName): Promise<void>;
   /** Stops a load `preloadRuntime` started and that is still going (a run has started). */
@@ -144,6 +156,12 @@ const RuntimeProgressSchema = v.object({
   message: v.optional(text),
 });
 
+const CommandStartSchema = v.object({
+  agent: author,
+  command: text,
+  atEpoch: v.pipe(v.number(), v.finite()),
+});
+
 const FileSliceSchema = v.object({ size: count, bytes: v.instance(Uint8Array) });
 const BootedSchema = v.object({ workdir: path, readyAtEpoch: v.optional(v.pipe(v.number(), v.finite())) });
 
@@ -206,6 +224,7 @@ export function servedSandboxWorker(api: SandboxWorkerApi): SandboxWorkerApi {
     disconnect: (connection) => api.disconnect(checked(id, connection, 'disconnect: id')),
     watch: (listener) => api.watch(checked(callback, listener, 'watch: listener')),
     watchRuntimes: (listener) => api.watchRuntimes(checked(callback, listener, 'watchRuntimes: listener')),
+    watchCommands: (listener) => api.watchCommands(checked(callback, listener, 'watchCommands: listener')),
     preloadRuntime: async (runtime) =>
       api.preloadRuntime(checked(v.picklist(['node', 'python']), runtime, 'preloadRuntime: runtime')),
     cancelPreload: () => api.cancelPreload(),
@@ -238,7 +257,8 @@ export function checkedSandbox(remote: {
 export function checkedListeners(listeners: {
   changes?: (changes: FileChange[]) => void;
   progress?: (progress: RuntimeProgress) => void;
-}): { changes: (raw: unknown) => void; progress: (raw: unknown) => void } {
+  commands?: (start: CommandStart) => void;
+}): { changes: (raw: unknown) => void; progress: (raw: unknown) => void; commands: (raw: unknown) => void } {
   return {
     changes(raw) {
       const changes = acceptOrWarn(FileChangesSchema, raw, 'file changes');
@@ -247,6 +267,10 @@ export function checkedListeners(listeners: {
     progress(raw) {
       const progress = acceptOrWarn(RuntimeProgressSchema, raw, 'runtime progress');
       if (progress) listeners.progress?.(progress);
+    },
+    commands(raw) {
+      const start = acceptOrWarn(CommandStartSchema, raw, 'command start');
+      if (start) listeners.commands?.(start);
     },
   };
 }

@@ -12,7 +12,7 @@ import { loadSample } from '../../sandbox/samples';
 import { readUrlSettings } from '../../settings/url-settings';
 import type { SampleName } from '../../sandbox/samples';
 import { StopCell } from '../../sandbox/stop-signal';
-import { isEarlyBoot, servedSandboxWorker } from './protocol';
+import { isEarlyBoot, servedSandboxWorker, type CommandStart } from './protocol';
 import { sandboxRemote, serveSandbox, type SandboxConnection } from './service';
 
 // On the worker's own timeline: one entry per evaluation of this module, so a second copy of it
@@ -25,6 +25,12 @@ let unsubscribeRuntimes = () => {};
 let listener: ((changes: FileChange[]) => void) | undefined;
 let pending: FileChange[] = [];
 let unsubscribe = () => {};
+let commandListener: ((start: CommandStart) => unknown) | undefined;
+
+/** Tells the page of a command as it begins (its `sandbox:exec` mark). */
+function commandBegun(start: CommandStart): void {
+  void Promise.resolve(commandListener?.(start)).catch(() => {});
+}
 
 function ready(): NonNullable<typeof sandbox> {
   if (!sandbox) throw new Error('The sandbox is not booted yet');
@@ -140,7 +146,7 @@ mountEarly(readUrlSettings('').sample);
 
 // What the page sends is checked before it is acted on (./protocol.ts).
 const api = servedSandboxWorker({
-  ...sandboxRemote(ready).remote,
+  ...sandboxRemote(ready, undefined, commandBegun).remote,
 
   async boot(sample: SampleName, worksAhead?: boolean) {
     self.removeEventListener('message', onEarlyBoot);
@@ -159,7 +165,7 @@ const api = servedSandboxWorker({
   connect(port: MessagePort, id: number, stop?: Int32Array) {
     warming?.abort();
     connections.get(id)?.close();
-    connections.set(id, serveSandbox(ready, port, stop && new StopCell(stop)));
+    connections.set(id, serveSandbox(ready, port, stop && new StopCell(stop), commandBegun));
   },
 
   disconnect(id: number) {
@@ -173,6 +179,10 @@ const api = servedSandboxWorker({
 
   watchRuntimes(callback) {
     runtimeListener = callback;
+  },
+
+  watchCommands(callback) {
+    commandListener = callback;
   },
 
   async preloadRuntime(runtime) {

@@ -9,6 +9,7 @@ import { loadSample } from '../../sandbox/samples';
 import type { ExecResult, Sandbox } from '../../sandbox/sandbox';
 import { StopCell } from '../../sandbox/stop-signal';
 import { remoteSandbox } from '../agent/runtime';
+import type { CommandStart } from './protocol';
 import { serveSandbox, type SandboxConnection } from './service';
 
 let local: LocalSandbox;
@@ -34,9 +35,12 @@ afterEach(() => {
   local.dispose();
 });
 
-function connect(stop?: StopCell): { sandbox: Sandbox; connection: SandboxConnection } {
+function connect(
+  stop?: StopCell,
+  onStart?: (start: CommandStart) => void,
+): { sandbox: Sandbox; connection: SandboxConnection } {
   const { port1, port2 } = new MessageChannel();
-  const connection = serveSandbox(() => spied, port2, stop);
+  const connection = serveSandbox(() => spied, port2, stop, onStart);
   open.push(connection);
   return { sandbox: remoteSandbox(port1, local.workdir), connection };
 }
@@ -45,10 +49,20 @@ describe('serveSandbox', () => {
   it('runs commands for an agent and credits them to it', async () => {
     const { sandbox } = connect();
     const result = await sandbox.exec('echo hi > hi.txt; cat hi.txt', {
-      timeoutMs: 5000,
+      timeoutMs: 20_000,
       agent: 'subagent-1',
     });
     expect(result).toMatchObject({ stdout: 'hi\n', exitCode: 0, timedOut: false });
+  });
+
+  it('tells of each command as it begins, before its answer', async () => {
+    const begun: CommandStart[] = [];
+    const { sandbox } = connect(undefined, (start) => {
+      begun.push(start);
+      expect(answers).toHaveLength(0); // told before the sandbox runs it
+    });
+    await sandbox.exec('echo one', { timeoutMs: 20_000, agent: 'subagent-2' });
+    expect(begun).toEqual([{ agent: 'subagent-2', command: 'echo one', atEpoch: expect.any(Number) }]);
   });
 
   it("stops a command when the agent's tool call is aborted (a cancel naming the request)", async () => {

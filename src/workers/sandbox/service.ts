@@ -7,13 +7,16 @@
  *   cancel(id) ──────────────────────▶   connection cell ∪ cancel ∪ close
  *   page: close() (Stop, or the agent is done) aborts every command in flight, closes the port
  *
+ * `onStart` hears of each command as it begins, before the sandbox runs it: the page's
+ * `sandbox:exec` mark (a command that never yields leaves its thread no later moment to say so).
+ *
  * Each request gets its own AbortSignal: the loop's tool call that sent it can stop it (cancel),
  * and so can the page, which owns the connection and terminates agent workers at Stop.
  */
 import * as Comlink from 'comlink';
 import type { Sandbox } from '../../sandbox/sandbox';
 import { StopCell, watchedSignal } from '../../sandbox/stop-signal';
-import { servedSandbox, type SandboxRemote } from './protocol';
+import { servedSandbox, type CommandStart, type SandboxRemote } from './protocol';
 
 export interface SandboxConnection {
   /** Stops the commands still running on this port and closes it. */
@@ -21,8 +24,13 @@ export interface SandboxConnection {
 }
 
 /** Serves `sandbox()` on `port`; `stop` is the page's cell for this connection, when shared memory exists. */
-export function serveSandbox(sandbox: () => Sandbox, port: MessagePort, stop?: StopCell): SandboxConnection {
-  const served = sandboxRemote(sandbox, stop);
+export function serveSandbox(
+  sandbox: () => Sandbox,
+  port: MessagePort,
+  stop?: StopCell,
+  onStart?: (start: CommandStart) => void,
+): SandboxConnection {
+  const served = sandboxRemote(sandbox, stop, onStart);
   // What the agent worker sends is checked before the sandbox acts on it (./protocol.ts).
   Comlink.expose(servedSandbox(served.remote), port);
   return {
@@ -37,6 +45,7 @@ export function serveSandbox(sandbox: () => Sandbox, port: MessagePort, stop?: S
 export function sandboxRemote(
   sandbox: () => Sandbox,
   stop?: StopCell,
+  onStart?: (start: CommandStart) => void,
 ): { remote: SandboxRemote } & SandboxConnection {
   const running = new Map<number, AbortController>();
   const closed = new AbortController();
@@ -48,7 +57,10 @@ export function sandboxRemote(
       const cells = [stop, request.stop && new StopCell(request.stop)].filter((c): c is StopCell => !!c);
       const watched = watchedSignal(cells, [cancel.signal, closed.signal]);
       try {
-        return await sandbox().exec(request.command, {
+        const box = sandbox();
+        const atEpoch = performance.timeOrigin + performance.now();
+        onStart?.({ agent: request.agent, command: request.command, atEpoch });
+        return await box.exec(request.command, {
           timeoutMs: request.timeoutMs,
           agent: request.agent,
           signal: watched.signal,
