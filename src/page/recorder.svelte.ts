@@ -19,6 +19,8 @@ export type Summarize = ConstructorParameters<typeof RecordWriter>[2];
 export interface Keeper {
   changed(): void;
   save(): Promise<void>;
+  /** The record grows no more on this page (a new conversation): what kept it live is let go. */
+  done(): void;
 }
 
 /** Where the learner's runs are kept: History (src/ui/history.svelte.ts), or nowhere. */
@@ -28,7 +30,7 @@ export interface RunKeeping {
 
 /** A History that keeps nothing: for a run that is not the learner's (an embed's). */
 export const KEEPS_NOTHING: RunKeeping = {
-  keep: () => ({ changed() {}, save: () => Promise.resolve() }),
+  keep: () => ({ changed() {}, save: () => Promise.resolve(), done() {} }),
 };
 
 /** The longest the screen is held still while a subagent worker starts (see Recorder.#hold). */
@@ -118,7 +120,8 @@ export class Recorder {
 
   /** A fresh conversation: nothing live on screen. */
   clear(): void {
-    void this.#writer?.save();
+    const writer = this.#writer;
+    void writer?.save().finally(() => writer.done());
     this.#run = null;
     this.record = null;
     this.replay = undefined;

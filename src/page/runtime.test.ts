@@ -114,11 +114,12 @@ function fakeHistory() {
   const kept: Array<{ record: RunRecord; changes: number; saves: string[] }> = [];
   const history: RunKeeping = {
     keep(record: RunRecord, summarize: Summarize): Keeper {
-      const entry = { record, changes: 0, saves: [] as string[] };
+      const entry = { record, changes: 0, saves: [] as string[], done: false };
       kept.push(entry);
       return {
         changed: () => void entry.changes++,
         save: async () => void entry.saves.push(summarize().status.kind),
+        done: () => void (entry.done = true),
       };
     },
   };
@@ -438,16 +439,17 @@ describe('Runtime: compare', () => {
 });
 
 describe('Runtime: clear', () => {
-  it('a fresh conversation: nothing live, the screen at the live end, the record saved', async () => {
+  it('a fresh conversation: nothing live, the screen at the live end, the record saved and let go', async () => {
     const { rt, kept, screen } = runtime();
     await rt.run('go');
     screen.followLive.mockClear();
     const saves = kept[0].saves.length;
+    expect(kept[0].done).toBe(false);
     rt.clear();
     expect(rt.record).toBeNull();
     expect(rt.status).toEqual({ kind: 'idle' });
     expect(screen.followLive).toHaveBeenCalledOnce();
-    await until(() => kept[0].saves.length > saves);
+    await until(() => kept[0].saves.length > saves && kept[0].done);
   });
 
   it('does nothing while a run is under way', async () => {

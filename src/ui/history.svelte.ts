@@ -156,11 +156,13 @@ export class History implements RunKeeping {
   /** Keeps a record as it grows: each change is saved within a second, in a batch. */
   keep(record: RunRecord, summarize: Summarize): Keeper {
     let writer: RecordWriter | undefined;
+    let release = () => {};
+    const live = new Promise<void>((resolve) => (release = resolve));
     const ready = this.store().then((store) => {
       if (!store) return undefined;
       writer = store.keep(record, summarize);
-      // Held while this page lives: other pages then know the run is not interrupted.
-      store.hold(record.id, new Promise(() => {}));
+      // Held while the record may still grow on this page: other pages then know it is not interrupted.
+      store.hold(record.id, live);
       writer.onProblem = (problem) => (this.problem = sentenceOf(problem));
       return writer;
     });
@@ -174,6 +176,7 @@ export class History implements RunKeeping {
         await w?.save();
         if (w) await this.refresh();
       },
+      done: release,
     };
   }
 }

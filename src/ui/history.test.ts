@@ -191,3 +191,25 @@ describe('History: Delete and Undo', () => {
     expect((await stored()).map((s) => s.run.id)).toEqual(['c', 'b', 'a']);
   });
 });
+
+describe('History: a live run is held', () => {
+  it("holds a kept run's lock until its record grows no more on this page", async () => {
+    let held: Promise<unknown> | undefined;
+    const locks = {
+      request: vi.fn((_name: string, hold: () => Promise<unknown>) => (held = hold())),
+      query: async () => ({ held: [], pending: [] }),
+    };
+    const kept = new History(() => RunStore.open({ name, locks: locks as unknown as LockManager }));
+    const record = newRecord('live', 1, 'prompt', settings);
+    const keeper = kept.keep(record, () => ({ status: { kind: 'running' }, figures }));
+    await keeper.save();
+    expect(locks.request).toHaveBeenCalledWith('s04-run:live', expect.any(Function));
+    let released = false;
+    void held!.then(() => (released = true));
+    await Promise.resolve();
+    expect(released).toBe(false);
+    keeper.done();
+    await held;
+    expect(released).toBe(true);
+  });
+});
