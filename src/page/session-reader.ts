@@ -4,6 +4,7 @@
  * the page's thread; what comes back is checked to be that answer before anything shows it.
  */
 import * as Comlink from 'comlink';
+import { RecordError } from '../run/check';
 import { SessionError, type SessionProblem } from '../run/claude-code';
 import { RECORD_FORMAT, RECORD_VERSION, type RunRecord } from '../run/record';
 import { knownSize } from '../run/size';
@@ -31,19 +32,27 @@ export interface ReadSession {
   problems: SessionProblem[];
 }
 
-/** Reads a session's files in a worker; `onProgress` hears the share done (0 to 1). */
+/**
+ * Reads a session's files in a worker; `onProgress` hears the share done (0 to 1). `signal` (the
+ * learner's Cancel) terminates the worker at once: it then rejects with RecordError `cancelled`.
+ */
 export async function readSession(
   inputs: SessionInput[],
   onProgress: (share: number) => void,
+  signal?: AbortSignal,
 ): Promise<ReadSession> {
+  if (signal?.aborted) throw new RecordError('cancelled');
   const worker = new SessionWorker({ name: 'session' });
+  let stop = () => {};
   try {
     const api = Comlink.wrap<SessionWorkerApi>(worker);
-    const failed = new Promise<never>((_, reject) =>
+    const failed = new Promise<never>((_, reject) => {
+      stop = () => reject(new RecordError('cancelled'));
+      signal?.addEventListener('abort', stop);
       worker.addEventListener('error', (event) =>
-        reject(new Error(event.message || 'the session worker failed')),
-      ),
-    );
+        reject(new RecordError('readFailed', { reason: event.message || 'the worker stopped' })),
+      );
+    });
     const answer = await Promise.race([
       api.open(
         inputs,
@@ -68,6 +77,7 @@ export async function readSession(
     });
     return { record, problems: problems.filter((p) => PROBLEMS.has(p?.code)) };
   } finally {
+    signal?.removeEventListener('abort', stop);
     worker.terminate();
   }
 }
