@@ -196,14 +196,9 @@ export class Viewer {
     this.#cancel?.abort();
   }
 
-  /** Opens a run kept in History, read off the page's thread; a problem changes nothing but the notice. */
+  /** Opens a run kept in History, read off the page's thread; rejects with why it cannot be shown. */
   async openKept(id: string, title: string): Promise<void> {
-    const name: Sentence = { text: quote(title) };
-    try {
-      this.show(await this.read({ kind: 'history', id }, name), { kind: 'history' });
-    } catch (error) {
-      this.#screen.notice = { key: 'notice.cannotOpen', params: { name, reason: sentenceOf(error) } };
-    }
+    this.show(await this.read({ kind: 'history', id }, { text: quote(title) }), { kind: 'history' });
   }
 
   /** What a record's redaction is told of on this page: the key and the endpoint. */
