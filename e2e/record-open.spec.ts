@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bigSession, SESSION_ID } from '../scripts/claude-sessions.mjs';
 import { parentCallsRecord } from '../scripts/records.mjs';
-import { expect, open, status, test, type Page } from './fixtures';
+import type { Page } from '@playwright/test';
+import { expect, open, status, test } from './fixtures';
 
 /** Picks files in `Import run`: given as paths, or as one file's name and text. */
 async function importFiles(page: Page, files: string[] | { name: string; text: string }): Promise<void> {

@@ -6,7 +6,9 @@
 import * as Comlink from 'comlink';
 import { RecordError } from '../run/check';
 import { SessionError, type SessionProblem } from '../run/claude-code';
+import type { Secrets } from '../run/outgoing';
 import { RECORD_FORMAT, RECORD_VERSION, type RunRecord } from '../run/record';
+import type { RemovedPart } from '../run/secrets';
 import { knownSize } from '../run/size';
 import type { SessionInput, SessionWorkerApi } from '../workers/session/protocol';
 import SessionWorker from '../workers/session/session.ts?worker';
@@ -28,7 +30,10 @@ const PROBLEMS = new Set<unknown>([
 export { MAX_SESSION_BYTES } from '../run/claude-code';
 
 export interface ReadSession {
+  /** The run, already clamped and cleaned of secrets (src/run/outgoing.ts). */
   record: RunRecord;
+  /** What was taken out of it. */
+  removed: RemovedPart[];
   problems: SessionProblem[];
 }
 
@@ -38,6 +43,7 @@ export interface ReadSession {
  */
 export async function readSession(
   inputs: SessionInput[],
+  secrets: Secrets,
   onProgress: (share: number) => void,
   signal?: AbortSignal,
 ): Promise<ReadSession> {
@@ -56,6 +62,7 @@ export async function readSession(
     const answer = await Promise.race([
       api.open(
         inputs,
+        secrets,
         Comlink.proxy((done: number, total: number) => onProgress(total > 0 ? Math.min(1, done / total) : 1)),
       ),
       failed,
@@ -75,7 +82,8 @@ export async function readSession(
       if (event.type !== 'message' || !Number.isInteger(chars) || chars < 0) return;
       if (Number.isInteger(tokens) && tokens! >= 0) knownSize(event.message, chars, tokens!);
     });
-    return { record, problems: problems.filter((p) => PROBLEMS.has(p?.code)) };
+    const removed = Array.isArray(answer.removed) ? answer.removed : [];
+    return { record, removed, problems: problems.filter((p) => PROBLEMS.has(p?.code)) };
   } finally {
     signal?.removeEventListener('abort', stop);
     worker.terminate();

@@ -81,9 +81,8 @@ export class Share {
         // The banner names where the run came from: the address it was read at, after redirects.
         origin = { kind: 'link', address: read.address };
       }
-      this.#viewer.show(read, origin);
+      await this.#viewer.showRead(read, origin, url.step);
       this.#screen.notice = both(kept, this.#screen.notice);
-      if (url.step !== undefined) this.#viewer.stepTo(url.step);
       // `share:open`: from the URL read to the run at its step painted (the bench reads it).
       // (A tab in the background paints nothing: the sandbox's boot waits for it 250 ms at most.)
       await new Promise((painted) => {

@@ -156,10 +156,30 @@ export class Viewer {
     { record, removed }: { record: RunRecord; removed: readonly RemovedPart[] },
     origin: RecordOrigin,
   ): void {
+    this.#show({ record, origin, replay: new Replay(record.events) }, removed);
+  }
+
+  #show(opened: Opened, removed: readonly RemovedPart[]): void {
     this.playback.pause();
-    this.opened = { record, origin, replay: new Replay(record.events) };
+    this.opened = opened;
     this.step = null;
     this.#screen.notice = removedSentence(removed, 'opened');
+  }
+
+  /**
+   * Shows a record read off the page's thread, at `step` (else its end), once its replay is
+   * prepared a slice at a time (src/run/replay.ts `prepare`), the page free to draw between slices.
+   */
+  async showRead(
+    read: { record: RunRecord; removed: readonly RemovedPart[] },
+    origin: RecordOrigin,
+    step?: number,
+  ): Promise<void> {
+    const replay = new Replay(read.record.events);
+    while (!replay.prepare(PREPARE_SLICE_MS)) await nextTask();
+    this.#show({ record: read.record, origin, replay }, read.removed);
+    // At its step in the same moment: nothing on screen sees its end first.
+    if (step !== undefined) this.stepTo(step);
   }
 
   /**
@@ -198,7 +218,9 @@ export class Viewer {
 
   /** Opens a run kept in History, read off the page's thread; rejects with why it cannot be shown. */
   async openKept(id: string, title: string): Promise<void> {
-    this.show(await this.read({ kind: 'history', id }, { text: quote(title) }), { kind: 'history' });
+    await this.showRead(await this.read({ kind: 'history', id }, { text: quote(title) }), {
+      kind: 'history',
+    });
   }
 
   /** What a record's redaction is told of on this page: the key and the endpoint. */
@@ -229,7 +251,7 @@ export class Viewer {
     try {
       const start = performance.now();
       const read = await this.read({ kind: 'file', file }, { text: file.name });
-      this.show(read, { kind: 'file', name: file.name });
+      await this.showRead(read, { kind: 'file', name: file.name });
       performance.measure('record:open', { start, end: performance.now() });
     } catch (error) {
       this.#screen.notice = {
@@ -272,14 +294,15 @@ export class Viewer {
     try {
       // The reader and its worker load with the first session opened (an embed never opens one).
       const { readSession } = await import('../page/session-reader');
-      const { record, problems } = await readSession(
+      const { record, removed, problems } = await readSession(
         session.map((p) => ({ path: p.path, file: p.file })),
+        this.secrets(),
         (share) => {
           if (this.#cancel === cancel) this.reading = { kind: 'session', name: { text: name }, share };
         },
         cancel.signal,
       );
-      this.open(record, { kind: 'session', name });
+      await this.showRead({ record, removed }, { kind: 'session', name });
       this.#screen.notice = both(this.#screen.notice, problemsSentence(problems));
       this.#screen.prompt = '';
       performance.measure('session:open', { start, end: performance.now() });
@@ -313,6 +336,21 @@ export class Viewer {
     this.#screen.notice = removedSentence(removed, 'file') ?? this.#screen.notice;
     return JSON.stringify(toOtlp(record));
   }
+}
+
+/** How long one slice of preparing an opened record's replay may keep the page's thread. */
+const PREPARE_SLICE_MS = 40;
+
+/** Resolves in a task of its own, after whatever the page has queued (a message to itself). */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
 }
 
 /** The last status a record set (idle if none). */

@@ -83,8 +83,11 @@ const api: OpeningWorkerApi = {
       const { record: checked, address } = await read(source, progress);
       const { record, removed } = outgoing(checked, secrets);
       const { events, ...head } = record;
-      // Each batch waits for the page's answer: the page takes one at a time, in order.
-      for (const batch of batches(events)) await onEvents(batch.events, batch.sizes);
+      // The batches go one after another on one port, so the page takes them in order, each in a
+      // task of its own, while the next is being copied here; the answer waits for the last.
+      const sent: Array<Promise<void> | void> = [];
+      for (const batch of batches(events)) sent.push(onEvents(batch.events, batch.sizes));
+      await Promise.all(sent);
       return { ok: true, head, events: events.length, removed, address };
     } catch (error) {
       return problem(error);
