@@ -39,7 +39,7 @@
  *        npm run bench -- records   (the record shapes alone)
  *        npm run bench -- stop   (Stop under runaway commands alone)
  *        npm run bench -- session   (the 50 MB Claude Code session alone)
- *        npm run bench -- opening [ref] [runs]   (a 24 MB record imported and by record=, a 35 KB link of one 20 MB message: longest task and time to shown, this tree against ref's build: scripts/opening-bench.mjs)
+ *        npm run bench -- opening [ref] [runs]   (a 24 MB record imported and by record=, a 28 KB link of one 20 MB message: longest task and time to shown, this tree against ref's build: scripts/opening-bench.mjs)
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

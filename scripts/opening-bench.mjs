@@ -8,7 +8,7 @@
  *            whose sandbox is ready: timed from the file input's change
  *   record=  the same file by its address, served with CORS by a loopback server of its own:
  *            timed from navigation (the page's own start is inside it; `boot` below is that alone)
- *   link     a 35 KB link whose run holds one message of 20 MB (refused: one message may be 8 MB):
+ *   link     a 28 KB link whose run holds one message of 20 MB (refused: one message may be 8 MB):
  *            timed from navigation
  *   boot     the same page with no run to open, to its sandbox ready: the start's own longest task
  *
@@ -71,7 +71,17 @@ function observe() {
   }).observe({ type: 'longtask', buffered: true });
   if (PerformanceObserver.supportedEntryTypes.includes('long-animation-frame')) {
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) window.__opening.frames.push([entry.startTime, entry.duration]);
+      for (const entry of list.getEntries()) {
+        // What took most of the frame: its longest script (by its invoker), else rendering.
+        const script = [...(entry.scripts ?? [])].sort((a, b) => b.duration - a.duration)[0];
+        const render =
+          entry.duration - (entry.renderStart ? entry.renderStart - entry.startTime : entry.duration);
+        const by =
+          script && script.duration >= render
+            ? `${script.invoker || script.invokerType}${script.sourceFunctionName ? ` ${script.sourceFunctionName}` : ''} ${Math.round(script.duration)} ms, of which style and layout ${Math.round(script.forcedStyleAndLayoutDuration ?? 0)} ms`
+            : `rendering ${Math.round(render)} ms`;
+        window.__opening.frames.push([entry.startTime, entry.duration, by]);
+      }
     }).observe({ type: 'long-animation-frame', buffered: true });
   }
   document.addEventListener('change', () => (window.__opening.from = performance.now()), true);
@@ -100,11 +110,13 @@ async function figuresOf(page, from) {
     ({ from, shown }) => {
       const start = from ?? window.__opening.from;
       const longest = (list) => Math.max(0, ...list.filter(([at]) => at >= start).map(([, d]) => d));
+      const frames = window.__opening.frames.filter(([at]) => at >= start).sort((a, b) => b[1] - a[1]);
       return {
         shownMs: shown.at - start,
         refused: shown.refused,
         longestTaskMs: longest(window.__opening.tasks),
         longestFrameMs: longest(window.__opening.frames),
+        longestFrameBy: frames[0]?.[2] ?? '',
       };
     },
     { from, shown },
@@ -139,6 +151,7 @@ async function openCase(browser, appURL, which, given) {
       return await page.evaluate(() => ({
         shownMs: performance.getEntriesByName('sandbox:ready')[0].startTime,
         refused: false,
+        longestFrameBy: [...window.__opening.frames].sort((a, b) => b[1] - a[1])[0]?.[2] ?? '',
         longestTaskMs: Math.max(0, ...window.__opening.tasks.map(([, d]) => d)),
         longestFrameMs: Math.max(0, ...window.__opening.frames.map(([, d]) => d)),
       }));
@@ -154,7 +167,8 @@ async function openCase(browser, appURL, which, given) {
   }
 }
 
-export const OPENING_CASES = ['import', 'record=', 'link', 'boot'];
+/** The cases, in order (`OPENING_CASES=import,link` in the environment runs those alone). */
+export const OPENING_CASES = process.env.OPENING_CASES?.split(',') ?? ['import', 'record=', 'link', 'boot'];
 
 /**
  * The cases on two builds (`sides`: name to app URL), `runs` fresh pages of each, in turn; returns
@@ -178,7 +192,7 @@ export async function openingBench(browser, sides, runs = 3) {
           const measured = await openCase(browser, sides[name], which, given);
           results[which][name].push(measured);
           console.log(
-            `  ${which} ${name}: shown ${round(measured.shownMs)} ms${measured.refused ? ' (refused)' : ''}, longest task ${round(measured.longestTaskMs)} ms, longest frame ${round(measured.longestFrameMs)} ms`,
+            `  ${which} ${name}: shown ${round(measured.shownMs)} ms${measured.refused ? ' (refused)' : ''}, longest task ${round(measured.longestTaskMs)} ms, longest frame ${round(measured.longestFrameMs)} ms (${measured.longestFrameBy ?? ''})`,
           );
         }
         loads.push(loadavg()[0]);

@@ -177,6 +177,10 @@ export class Viewer {
   ): Promise<void> {
     const replay = new Replay(read.record.events);
     while (!replay.prepare(PREPARE_SLICE_MS)) await nextTask();
+    // Its view at its end made in a task of its own too (a replay keeps the views it made), and
+    // the screen drawn in the next: each is a task of its own.
+    replay.at(replay.steps);
+    await nextTask();
     this.#show({ record: read.record, origin, replay }, read.removed);
     // At its step in the same moment: nothing on screen sees its end first.
     if (step !== undefined) this.stepTo(step);
