@@ -1,8 +1,8 @@
 /**
  * Big runs are opened off the page's thread, within the run file's limits, and can be cancelled:
  * a record of 24 MB opens and shows; a run of more events than a run may have is refused with its
- * sentence and the tab lives on; a Claude Code session being read is cancelled with `Cancel
- * opening`, with its sentence, and the run on screen before stays. How long any of it takes is the
+ * sentence and the tab lives on; a big record, or a Claude Code session, being read is cancelled
+ * with `Cancel opening`, with its sentence, and the run on screen before stays. How long any of it takes is the
  * bench's (`npm run bench -- opening`), not asserted here.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -41,6 +41,24 @@ test('a record of 24 MB opens and shows, every call of it', async ({ page }) => 
   const parent = page.getByRole('region', { name: 'Parent messages' });
   await expect(parent).toBeVisible();
   await expect(page.getByRole('alert')).toHaveCount(0);
+});
+
+test('a big record being opened can be cancelled: its sentence, and the run on screen before stays', async ({
+  page,
+}) => {
+  test.slow(); // 24 MB handed to the page
+  await open(page);
+  await importFiles(page, { name: 'small-run.json', text: JSON.stringify(parentCallsRecord(3, 100)) });
+  await expect(page.getByRole('note')).toContainText('Viewing the file small-run.json, read-only.');
+  await importFiles(page, { name: 'big-run.json', text: JSON.stringify(parentCallsRecord(2000, 10_000)) });
+  const reading = page.getByRole('group', { name: 'Opening big-run.json…' });
+  await reading.getByRole('button', { name: 'Cancel opening' }).click();
+  await expect(page.getByRole('alert')).toHaveText(
+    'Cannot open big-run.json: opening it was cancelled; open it again to see it.',
+  );
+  await expect(reading).toHaveCount(0);
+  await expect(page.getByRole('note')).toContainText('Viewing the file small-run.json, read-only.');
+  await expect(status(page)).toHaveText(/^Finished/);
 });
 
 test('a run of more events than a run may have is refused with its sentence, and the tab lives on', async ({
