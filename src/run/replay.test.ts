@@ -5,7 +5,7 @@ import { CHECKPOINT, Replay } from './replay';
 
 describe('a replay prepared a slice at a time', () => {
   it('makes its checkpoints in slices, then gives the same views as a replay made at once', () => {
-    const record = parentCallsRecord(200, 100) as RunRecord;
+    const record = parentCallsRecord(200, 100) as unknown as RunRecord;
     expect(record.events.length).toBeGreaterThan(3 * CHECKPOINT);
     // A copy of the events: what a replay learns of one array is kept for the next replay of it.
     const prepared = new Replay(structuredClone(record.events));
@@ -28,7 +28,7 @@ describe('a replay prepared a slice at a time', () => {
   });
 
   it('has nothing to prepare for a record shorter than a checkpoint', () => {
-    const record = parentCallsRecord(2, 10) as RunRecord;
+    const record = parentCallsRecord(2, 10) as unknown as RunRecord;
     expect(record.events.length).toBeLessThan(CHECKPOINT);
     expect(new Replay(record.events).prepare(0)).toBe(true);
   });
