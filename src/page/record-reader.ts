@@ -2,7 +2,8 @@
  * Opens a run off the page's thread: an imported file, a link's packed run, a `record=` address or
  * a History entry goes to a worker of its own (src/workers/opening/), which reads it within the run
  * file's limits, checks, clamps and cleans it, and hands the events back a batch at a time. The
- * page only appends them, so that no task of its own is long however big the run. `signal` (the
+ * page appends them and reduces them into the run's replay as they come, a batch in each task of
+ * its own, so that no task of its own is long however big the run. `signal` (the
  * learner's Cancel) terminates the worker at once, whatever it was doing, and nothing on screen
  * changes; a worker that dies (out of memory) is said, not thrown at the page.
  */
@@ -12,6 +13,7 @@ import { LinkError, type LinkProblem } from '../run/link';
 import { takeSizes } from '../run/opening';
 import type { Secrets } from '../run/outgoing';
 import { RECORD_FORMAT, RECORD_VERSION, type RecordEvent, type RunRecord } from '../run/record';
+import { Replay } from '../run/replay';
 import type { RecordProblem } from '../run/record-error';
 import type { RemovedPart } from '../run/secrets';
 import { StorageProblem, type StorageProblemCode } from '../run/storage-problem';
@@ -38,6 +40,9 @@ export interface ReadOptions {
   onProgress?: (received: number, total: number | null) => void;
 }
 
+/** How long preparing the replay may add to the task that takes in one batch of events. */
+const BATCH_PREPARE_MS = 30;
+
 /** Reads the run `source` names in a worker; resolves with it, or rejects with why it cannot be shown. */
 export async function readRecord(source: OpenSource, options: ReadOptions): Promise<ReadRecord> {
   const { signal, onProgress, secrets } = options;
@@ -56,6 +61,9 @@ export async function readRecord(source: OpenSource, options: ReadOptions): Prom
       );
     });
     const events: RecordEvent[] = [];
+    // The run's replay is prepared as its events arrive, between the batches: what a replay
+    // learns of this array is kept for the screen's replay of it (src/run/replay.ts).
+    const replay = new Replay(events);
     const answer: OpenAnswer = await Promise.race([
       api.open(
         source,
@@ -66,6 +74,7 @@ export async function readRecord(source: OpenSource, options: ReadOptions): Prom
           // Sizes that do not fit the batch are not told: the screen then measures those messages.
           takeSizes(batch, sizes);
           for (const event of batch) events.push(event);
+          replay.prepare(BATCH_PREPARE_MS);
         }),
       ),
       ended,
