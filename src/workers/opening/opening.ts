@@ -11,7 +11,7 @@ import * as Comlink from 'comlink';
 import { MAX_RECORD_BYTES, parseRecord, RecordError } from '../../run/check';
 import { CodedError } from '../../run/coded-error';
 import { fetchRecordFrom } from '../../run/fetch-record';
-import { LinkError, readCapped, tooBig, unpackRecord } from '../../run/link';
+import { LinkError, tooBig, unpackRecord } from '../../run/link';
 import { batches } from '../../run/opening';
 import { outgoing } from '../../run/outgoing';
 import type { RunRecord } from '../../run/record';
@@ -28,11 +28,11 @@ async function read(
   switch (source.kind) {
     case 'file': {
       const { file } = source;
+      // A file's size is known before a byte is read: over the limit, none is.
       if (file.size > MAX_RECORD_BYTES) throw tooBig(file.size, MAX_RECORD_BYTES);
-      const { text, size } = await readCapped(file.stream(), MAX_RECORD_BYTES, (received) =>
-        onProgress(received, file.size),
-      );
-      return { record: parseRecord(text, size) };
+      const text = await file.text();
+      onProgress(file.size, file.size);
+      return { record: parseRecord(text, file.size) };
     }
     case 'packed':
       return { record: await unpackRecord(source.packed) };
