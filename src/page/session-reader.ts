@@ -4,7 +4,7 @@
  * the page's thread; what comes back is checked to be that answer before anything shows it.
  */
 import * as Comlink from 'comlink';
-import { RecordError } from '../run/check';
+import { RecordError } from '../run/record-error';
 import { SessionError, type SessionProblem } from '../run/claude-code';
 import type { Secrets } from '../run/outgoing';
 import { RECORD_FORMAT, RECORD_VERSION, type RunRecord } from '../run/record';

@@ -6,7 +6,7 @@
  */
 import { quote } from '../run/check';
 import { packedIn } from '../run/link-key';
-import type { ReadRecord } from '../page/record-reader';
+import { readRecord, type ReadRecord } from '../page/record-reader';
 import type { RecordOrigin } from '../run/record';
 import type { UrlSettings } from '../settings/url-settings';
 import type { RemovedPart } from '../run/secrets';
@@ -108,7 +108,6 @@ export class Share {
     this.#cancel = cancel;
     this.fetching = { address, received: 0, total: null };
     try {
-      const { readRecord } = await import('../page/record-reader');
       return await readRecord(
         { kind: 'address', address, ...testTimeouts() },
         {

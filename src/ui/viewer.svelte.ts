@@ -10,7 +10,7 @@ import type { RunView } from '../run/view';
 import { outgoing, type Secrets } from '../run/outgoing';
 import { Replay } from '../run/replay';
 import type { RemovedPart } from '../run/secrets';
-import type { OpenSource, ReadRecord } from '../page/record-reader';
+import { readRecord, type OpenSource, type ReadRecord } from '../page/record-reader';
 import type { PickedFile } from './dropped-files';
 import { Playback } from './playback.svelte';
 import type { Recorder } from './recorder.svelte';
@@ -197,8 +197,7 @@ export class Viewer {
     this.#cancel = cancel;
     this.reading = { kind: 'record', name, share: null };
     try {
-      // The reader and its worker load with the first run opened (a page may never open one).
-      const { readRecord } = await import('../page/record-reader');
+      // The worker's script loads with the first run opened (a page may never open one).
       return await readRecord(source, {
         secrets: this.secrets(),
         signal: cancel.signal,

@@ -3,8 +3,9 @@
  * address, a History entry) off the page's thread. Parsing, checking, clamping and cleaning a
  * 25 MB record takes seconds of work that would freeze the page; here it only keeps this worker
  * busy, and the learner's Cancel ends it (the page terminates the worker). Every limit of a run
- * file holds here, before anything reaches the page: 25 MB once unpacked (read as a stream, stopped
- * there), MAX_RECORD_EVENTS events, one message MAX_MESSAGE_CHARS at most (src/run/check.ts).
+ * file holds here, before anything reaches the page: 25 MB once unpacked (a file's size is known
+ * before it is read; a link's run and a `record=` file are read as streams and stopped there),
+ * MAX_RECORD_EVENTS events, one message MAX_MESSAGE_CHARS at most (src/run/check.ts).
  * One worker per opening; the page terminates it after the answer.
  */
 import * as Comlink from 'comlink';
