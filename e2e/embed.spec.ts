@@ -1,7 +1,8 @@
 /**
  * `embed=1`: a shared run inside an iframe of another origin, at 640x360: the arrays at the
  * linked step, the step bar and a link to the whole playground; no settings, no prompt, and no
- * sandbox, worker or service worker started for it.
+ * sandbox, agent or service worker started for it (only the worker that reads the link, ended once
+ * it has).
  */
 import type { Page } from '@playwright/test';
 import { expect, open, PROMPTS, runSample, subagentRegion, test, slideHost } from './fixtures';
@@ -101,16 +102,21 @@ test('a shared run plays inside an iframe of another origin at 640x360, with not
   }
   await frame.getByRole('button', { name: 'Present' }).click();
 
-  // Nothing was started for a recorded run: no worker, no service worker.
+  // Nothing was started for a recorded run but the worker that read its link, ended once it was
+  // read: no sandbox, no agent, no service worker.
   const inside = host.frames().find((f) => f.url().includes('embed=1'))!;
   expect(
-    await inside.evaluate(() => (window as unknown as { __workerLog: unknown[] }).__workerLog.length),
-  ).toBe(0);
+    await inside.evaluate(() =>
+      (window as unknown as { __workerLog: Array<{ name: string; terminated: boolean }> }).__workerLog.map(
+        ({ name, terminated }) => ({ name, terminated }),
+      ),
+    ),
+  ).toEqual([{ name: 'opening', terminated: true }]);
   expect(await inside.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(
     0,
   );
-  expect(workers).toBe(0);
-  // Nor anything asked of the server but the page and its files (no relay probe, no worker script).
+  expect(workers).toBe(1); // the one that read the link
+  // Nor anything asked of the server but the page and its files (no relay probe, no sandbox's script).
   expect(asked.filter((path) => !/^\/(assets\/[\w.-]+\.(js|css)|favicon\.svg)?$/.test(path))).toEqual([]);
   expect(watch.unexpectedErrors()).toEqual([]);
   expect(watch.externalRequests).toEqual([]);

@@ -111,7 +111,7 @@ function fakeSandbox(boot: () => Promise<void> = () => Promise.resolve()) {
 
 /** A History that notes every record it keeps, how often it was told of a change, and each save's status. */
 function fakeHistory() {
-  const kept: Array<{ record: RunRecord; changes: number; saves: string[] }> = [];
+  const kept: Array<{ record: RunRecord; changes: number; saves: string[]; done: boolean }> = [];
   const history: RunKeeping = {
     keep(record: RunRecord, summarize: Summarize): Keeper {
       const entry = { record, changes: 0, saves: [] as string[], done: false };

@@ -4,8 +4,11 @@
  * the page's thread; what comes back is checked to be that answer before anything shows it.
  */
 import * as Comlink from 'comlink';
+import { RecordError } from '../run/record-error';
 import { SessionError, type SessionProblem } from '../run/claude-code';
+import type { Secrets } from '../run/outgoing';
 import { RECORD_FORMAT, RECORD_VERSION, type RunRecord } from '../run/record';
+import type { RemovedPart } from '../run/secrets';
 import { knownSize } from '../run/size';
 import type { SessionInput, SessionWorkerApi } from '../workers/session/protocol';
 import SessionWorker from '../workers/session/session.ts?worker';
@@ -27,26 +30,39 @@ const PROBLEMS = new Set<unknown>([
 export { MAX_SESSION_BYTES } from '../run/claude-code';
 
 export interface ReadSession {
+  /** The run, already clamped and cleaned of secrets (src/run/outgoing.ts). */
   record: RunRecord;
+  /** What was taken out of it. */
+  removed: RemovedPart[];
   problems: SessionProblem[];
 }
 
-/** Reads a session's files in a worker; `onProgress` hears the share done (0 to 1). */
+/**
+ * Reads a session's files in a worker; `onProgress` hears the share done (0 to 1). `signal` (the
+ * learner's Cancel) terminates the worker at once: it then rejects with RecordError `cancelled`.
+ */
 export async function readSession(
   inputs: SessionInput[],
+  secrets: Secrets,
   onProgress: (share: number) => void,
+  signal?: AbortSignal,
 ): Promise<ReadSession> {
+  if (signal?.aborted) throw new RecordError('cancelled');
   const worker = new SessionWorker({ name: 'session' });
+  let stop = () => {};
   try {
     const api = Comlink.wrap<SessionWorkerApi>(worker);
-    const failed = new Promise<never>((_, reject) =>
+    const failed = new Promise<never>((_, reject) => {
+      stop = () => reject(new RecordError('cancelled'));
+      signal?.addEventListener('abort', stop);
       worker.addEventListener('error', (event) =>
-        reject(new Error(event.message || 'the session worker failed')),
-      ),
-    );
+        reject(new RecordError('readFailed', { reason: event.message || 'the worker stopped' })),
+      );
+    });
     const answer = await Promise.race([
       api.open(
         inputs,
+        secrets,
         Comlink.proxy((done: number, total: number) => onProgress(total > 0 ? Math.min(1, done / total) : 1)),
       ),
       failed,
@@ -66,8 +82,10 @@ export async function readSession(
       if (event.type !== 'message' || !Number.isInteger(chars) || chars < 0) return;
       if (Number.isInteger(tokens) && tokens! >= 0) knownSize(event.message, chars, tokens!);
     });
-    return { record, problems: problems.filter((p) => PROBLEMS.has(p?.code)) };
+    const removed = Array.isArray(answer.removed) ? answer.removed : [];
+    return { record, removed, problems: problems.filter((p) => PROBLEMS.has(p?.code)) };
   } finally {
+    signal?.removeEventListener('abort', stop);
     worker.terminate();
   }
 }

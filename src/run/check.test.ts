@@ -3,6 +3,7 @@ import {
   checkRecord,
   MAX_MESSAGE_CHARS,
   MAX_RECORD_BYTES,
+  MAX_RECORD_EVENTS,
   parseRecord,
   QUOTED,
   RecordError,
@@ -116,6 +117,22 @@ describe('opening a record from outside', () => {
       message: { role: 'user' as const, content: 'x'.repeat(MAX_MESSAGE_CHARS - 100) },
     };
     expect(() => checkRecord({ ...r, events: r.events.map((e, i) => (i === at ? fits : e)) })).not.toThrow();
+  });
+
+  it('refuses a record of more events than a run may have, before checking any of them', () => {
+    const r = good();
+    const log: RecordEvent = { type: 'log', agent: 'parent', line: 'x', t: 1 };
+    const events = [
+      ...r.events,
+      ...new Array<RecordEvent>(MAX_RECORD_EVENTS - r.events.length + 1).fill(log),
+    ];
+    const checkedBefore = schemaChecked.events;
+    expect(refusal(() => checkRecord({ ...r, events }))).toBe(
+      `it has ${MAX_RECORD_EVENTS + 1} events; a run may have at most ${MAX_RECORD_EVENTS} (export a shorter run)`,
+    );
+    expect(schemaChecked.events).toBe(checkedBefore);
+    // At the limit, it is checked as any record (and refused here for its story only).
+    expect(refusal(() => checkRecord({ ...r, events: events.slice(1) }))).not.toMatch(/events;/);
   });
 
   it('refuses a file over the size limit before parsing it', () => {

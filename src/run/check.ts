@@ -21,6 +21,12 @@ export { quote, QUOTED, RecordError, type RecordProblem } from './record-error';
 /** The largest run file that is opened (the bench opens its big shapes, up to this size). */
 export const MAX_RECORD_BYTES = 25 * 1024 * 1024;
 
+/**
+ * The most events a run may have: 400,000. A record of the playground's 25 MB holds about 230,000
+ * of its smallest events (streamed deltas); the screen reduces every event once as it opens.
+ */
+export const MAX_RECORD_EVENTS = 400_000;
+
 const text = v.string();
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const time = v.pipe(v.number(), v.finite(), v.minValue(0));
@@ -281,6 +287,9 @@ export function checkRecord(value: unknown, json?: string): RunRecord {
   // The events are checked one by one below: the schema only needs to see that they are an array
   // (it would otherwise go through, and copy, every one of them).
   const events = (upgraded as Record<string, unknown>).events;
+  if (Array.isArray(events) && events.length > MAX_RECORD_EVENTS) {
+    throw new RecordError('tooManyEvents', { events: events.length, max: MAX_RECORD_EVENTS });
+  }
   const head = Array.isArray(events) ? { ...(upgraded as object), events: [] } : upgraded;
   const parsed = v.safeParse(RecordSchema, head);
   if (!parsed.success) throw shapeError(parsed.issues);

@@ -24,6 +24,11 @@ const RECORD_PROBLEMS = {
   tooBig: (p: { size: string; max: string }) => `it is ${p.size}; a run file may be at most ${p.max}`,
   messageTooBig: (p: Where & { size: string; max: string }) =>
     `${where(p)} holds a message of ${p.size}; one message may be at most ${p.max}`,
+  tooManyEvents: (p: { events: number; max: number }) =>
+    `it has ${p.events} events; a run may have at most ${p.max} (export a shorter run)`,
+  cancelled: () => 'opening it was cancelled; open it again to see it',
+  readFailed: (p: { reason: string }) =>
+    `the browser could not finish reading it (${p.reason}); close other tabs and try again`,
   notJson: (p: { at: number }) => `it is not JSON (it breaks at character ${p.at})`,
   notJsonToken: (p: { token: string }) => `it is not JSON (it has ${p.token} where JSON cannot)`,
   notJsonEnd: () => 'it is not JSON (it ends too soon)',

@@ -84,6 +84,23 @@ export class Replay {
     return Math.min(lo + 1, this.#stepEvents.length);
   }
 
+  /**
+   * Makes the checkpoints up to the record's end, for about `ms` of work at most; true once all are
+   * made. A big record opened is prepared so, a slice at a time between the page's other tasks,
+   * before it is shown: its first view then reduces at most CHECKPOINT events.
+   */
+  prepare(ms: number): boolean {
+    this.#scan();
+    const started = performance.now();
+    for (;;) {
+      const k = this.#checkpoints.length - 1;
+      const done = k * CHECKPOINT;
+      if (done + CHECKPOINT > this.#events.length) return true;
+      this.#checkpoints.push(reduceRange(this.#checkpoints[k], this.#events, done, done + CHECKPOINT));
+      if (performance.now() - started >= ms) return false;
+    }
+  }
+
   /** The view after `step` steps (and the streamed deltas before them). */
   at(step: number): RunView {
     this.#scan();

@@ -184,6 +184,9 @@ describe('errors of the pure modules, said on the screen', () => {
     unknownTask: ['unknownTask', { event: 9, type: 'task_end', id: 'toolu_3' }],
     deltaWithoutBlock: ['deltaWithoutBlock', { event: 10, type: 'stream', index: 1, agent: 'subagent-1' }],
     rewrittenAfterFinish: ['rewrittenAfterFinish', { event: 11, type: 'message', index: 0, agent: 'parent' }],
+    tooManyEvents: ['tooManyEvents', { events: 400_001, max: 400_000 }],
+    cancelled: ['cancelled'],
+    readFailed: ['readFailed', { reason: 'Out of memory' }],
   };
 
   it('a record refusal reads in English exactly as RecordError says it, and in Chinese and Japanese', () => {

@@ -6,7 +6,8 @@
  */
 import { quote } from '../run/check';
 import { packedIn } from '../run/link-key';
-import type { RecordOrigin, RunRecord } from '../run/record';
+import { readRecord, type ReadRecord } from '../page/record-reader';
+import type { RecordOrigin } from '../run/record';
 import type { UrlSettings } from '../settings/url-settings';
 import type { RemovedPart } from '../run/secrets';
 import { both, sentenceOf, type Sentence } from './sentence';
@@ -69,19 +70,19 @@ export class Share {
     const start = performance.now();
     // What the page said of its address (the ignored URL settings) stays beside what opening says.
     const kept = this.#screen.notice;
-    let record: RunRecord;
+    let read: ReadRecord;
     let origin: RecordOrigin = { kind: 'link' };
     try {
-      if (packed !== undefined) record = await (await import('../run/link')).unpackRecord(packed);
+      // Unpacked, or fetched, and checked off the page's thread (src/page/record-reader.ts).
+      if (packed !== undefined)
+        read = await this.#viewer.read({ kind: 'packed', packed }, { key: 'share.theLink' });
       else {
-        const fetched = await this.#fetch(url.record!);
-        record = fetched.record;
+        read = await this.#fetch(url.record!);
         // The banner names where the run came from: the address it was read at, after redirects.
-        origin = { kind: 'link', address: fetched.address };
+        origin = { kind: 'link', address: read.address };
       }
-      this.#viewer.open(record, origin);
+      await this.#viewer.showRead(read, origin, url.step);
       this.#screen.notice = both(kept, this.#screen.notice);
-      if (url.step !== undefined) this.#viewer.stepTo(url.step);
       // `share:open`: from the URL read to the run at its step painted (the bench reads it).
       // (A tab in the background paints nothing: the sandbox's boot waits for it 250 ms at most.)
       await new Promise((painted) => {
@@ -102,17 +103,21 @@ export class Share {
   }
 
   /** Fetches `record=`, showing its progress (`fetching`) and offering Cancel meanwhile. */
-  async #fetch(address: string) {
-    const { fetchRecordFrom } = await import('../run/fetch-record');
+  async #fetch(address: string): Promise<ReadRecord> {
     const cancel = new AbortController();
     this.#cancel = cancel;
     this.fetching = { address, received: 0, total: null };
     try {
-      return await fetchRecordFrom(address, {
-        signal: cancel.signal,
-        onProgress: (received, total) => (this.fetching = { address, received, total }),
-        ...testTimeouts(),
-      });
+      return await readRecord(
+        { kind: 'address', address, ...testTimeouts() },
+        {
+          secrets: this.#viewer.secrets(),
+          signal: cancel.signal,
+          onProgress: (received, total) => {
+            if (this.#cancel === cancel) this.fetching = { address, received, total };
+          },
+        },
+      );
     } finally {
       this.#cancel = null;
     }

@@ -2,17 +2,28 @@
  * What the screen shows of a run: the live view, or any step of the live record or of a record
  * opened from History, a file or the example (read-only); stepping, playback, import and export.
  */
-import { MAX_RECORD_BYTES, parseRecord } from '../run/check';
+import { quote } from '../run/record-error';
 import { isSessionFile, MAX_SESSION_BYTES, SessionError, type SessionProblem } from '../run/claude-code';
 import { ledgerOf, type RunLedger } from '../run/measures';
 import type { RecordEvent, RecordOrigin, RunRecord, RunStatus } from '../run/record';
 import type { RunView } from '../run/view';
-import { outgoing } from '../run/outgoing';
+import { outgoing, type Secrets } from '../run/outgoing';
 import { Replay } from '../run/replay';
+import type { RemovedPart } from '../run/secrets';
+import { readRecord, type OpenSource, type ReadRecord } from '../page/record-reader';
 import type { PickedFile } from './dropped-files';
 import { Playback } from './playback.svelte';
 import type { Recorder } from '../page/recorder.svelte';
 import { both, removedSentence, sentenceOf, type Sentence } from './sentence';
+
+/** What is being read off the page's thread, shown with its progress and Cancel. */
+export interface Reading {
+  kind: 'record' | 'session';
+  /** What is read: a file's name (a session's: its parent transcript's), a History run's title, a link. */
+  name: Sentence;
+  /** How much is read, 0 to 1; null when the size is not known. */
+  share: number | null;
+}
 
 /** A record opened from History, a file or the example: viewed and stepped through, read-only. */
 interface Opened {
@@ -60,8 +71,13 @@ export class Viewer {
   });
   /** The shown record is the live one and it is at its end. */
   atLive = $derived(this.opened === null && this.step === null);
-  /** How much of a Claude Code session being opened is read (0 to 1), or null. */
-  reading = $state<number | null>(null);
+  /**
+   * What is being opened (a run file, a History entry or a Claude Code session, read off the
+   * page's thread), and how much of it is read (0 to 1; null when its size is not known), or null.
+   * The learner may cancel it (`cancelOpening`): the screen stays as it was.
+   */
+  reading = $state.raw<Reading | null>(null);
+  #cancel: AbortController | null = null;
   /** A step before the shown record's last is on screen: the screen replays, the run is elsewhere. */
   pastStep = $derived(this.step !== null && this.step < this.steps);
   /** The state the shown run is in now (at its end), whatever step is on screen. */
@@ -132,15 +148,86 @@ export class Viewer {
    * (src/run/outgoing.ts), and the notice says what was taken.
    */
   open(given: RunRecord, origin: RecordOrigin): void {
+    this.show(outgoing(given, this.secrets()), origin);
+  }
+
+  /** Shows a record already clamped and cleaned (src/page/record-reader.ts), at its end. */
+  show(
+    { record, removed }: { record: RunRecord; removed: readonly RemovedPart[] },
+    origin: RecordOrigin,
+  ): void {
+    this.#show({ record, origin, replay: new Replay(record.events) }, removed);
+  }
+
+  #show(opened: Opened, removed: readonly RemovedPart[]): void {
     this.playback.pause();
-    const { record, removed } = outgoing(given, this.#secrets());
-    this.opened = { record, origin, replay: new Replay(record.events) };
+    this.opened = opened;
     this.step = null;
     this.#screen.notice = removedSentence(removed, 'opened');
   }
 
+  /**
+   * Shows a record read off the page's thread, at `step` (else its end), once its replay is
+   * prepared a slice at a time (src/run/replay.ts `prepare`), the page free to draw between slices.
+   */
+  async showRead(
+    read: { record: RunRecord; removed: readonly RemovedPart[] },
+    origin: RecordOrigin,
+    step?: number,
+  ): Promise<void> {
+    const replay = new Replay(read.record.events);
+    while (!replay.prepare(PREPARE_SLICE_MS)) await nextTask();
+    // Its view at its end made in a task of its own too (a replay keeps the views it made), and
+    // the screen drawn in the next: each is a task of its own.
+    replay.at(replay.steps);
+    await nextTask();
+    this.#show({ record: read.record, origin, replay }, read.removed);
+    // At its step in the same moment: nothing on screen sees its end first.
+    if (step !== undefined) this.stepTo(step);
+  }
+
+  /**
+   * Reads a run off the page's thread (src/page/record-reader.ts), with the reading on screen
+   * under `name` and Cancel offered meanwhile; an opening already under way is cancelled first.
+   * Rejects with why it cannot be shown (cancelled included); the screen is left as it was.
+   */
+  async read(source: OpenSource, name: Sentence): Promise<ReadRecord> {
+    this.cancelOpening();
+    const cancel = new AbortController();
+    this.#cancel = cancel;
+    this.reading = { kind: 'record', name, share: null };
+    try {
+      // The worker's script loads with the first run opened (a page may never open one).
+      return await readRecord(source, {
+        secrets: this.secrets(),
+        signal: cancel.signal,
+        onProgress: (received, total) => {
+          if (this.#cancel === cancel)
+            this.reading = { kind: 'record', name, share: total ? Math.min(1, received / total) : null };
+        },
+      });
+    } finally {
+      if (this.#cancel === cancel) {
+        this.#cancel = null;
+        this.reading = null;
+      }
+    }
+  }
+
+  /** Ends the opening under way (a file, a History entry, a session): it says so, nothing else changes. */
+  cancelOpening(): void {
+    this.#cancel?.abort();
+  }
+
+  /** Opens a run kept in History, read off the page's thread; rejects with why it cannot be shown. */
+  async openKept(id: string, title: string): Promise<void> {
+    await this.showRead(await this.read({ kind: 'history', id }, { text: quote(title) }), {
+      kind: 'history',
+    });
+  }
+
   /** What a record's redaction is told of on this page: the key and the endpoint. */
-  #secrets() {
+  secrets(): Secrets {
     const { key, endpoint } = this.#screen.settings;
     return { apiKey: key, endpoints: endpoint ? [endpoint] : [] };
   }
@@ -149,7 +236,7 @@ export class Viewer {
   outgoing(): ReturnType<typeof outgoing> {
     const record = this.record;
     if (!record) throw new Error('There is no run to export yet');
-    return outgoing(record, this.#secrets());
+    return outgoing(record, this.secrets());
   }
 
   closeOpened(): void {
@@ -159,11 +246,16 @@ export class Viewer {
     this.step = null;
   }
 
-  /** Opens a run file (button or drop); a bad file changes nothing but the notice. */
+  /**
+   * Opens a run file (button or drop), read off the page's thread; a bad file, or one whose
+   * opening is cancelled, changes nothing but the notice.
+   */
   async importFile(file: File): Promise<void> {
     try {
-      const record = parseRecord(await readText(file), file.size);
-      this.open(record, { kind: 'file', name: file.name });
+      const start = performance.now();
+      const read = await this.read({ kind: 'file', file }, { text: file.name });
+      await this.showRead(read, { kind: 'file', name: file.name });
+      performance.measure('record:open', { start, end: performance.now() });
     } catch (error) {
       this.#screen.notice = {
         key: 'notice.cannotOpen',
@@ -198,15 +290,22 @@ export class Viewer {
       return;
     }
     const start = performance.now();
-    this.reading = 0;
+    this.cancelOpening();
+    const cancel = new AbortController();
+    this.#cancel = cancel;
+    this.reading = { kind: 'session', name: { text: name }, share: 0 };
     try {
       // The reader and its worker load with the first session opened (an embed never opens one).
       const { readSession } = await import('../page/session-reader');
-      const { record, problems } = await readSession(
+      const { record, removed, problems } = await readSession(
         session.map((p) => ({ path: p.path, file: p.file })),
-        (share) => (this.reading = share),
+        this.secrets(),
+        (share) => {
+          if (this.#cancel === cancel) this.reading = { kind: 'session', name: { text: name }, share };
+        },
+        cancel.signal,
       );
-      this.open(record, { kind: 'session', name });
+      await this.showRead({ record, removed }, { kind: 'session', name });
       this.#screen.notice = both(this.#screen.notice, problemsSentence(problems));
       this.#screen.prompt = '';
       performance.measure('session:open', { start, end: performance.now() });
@@ -219,7 +318,10 @@ export class Viewer {
         },
       };
     } finally {
-      this.reading = null;
+      if (this.#cancel === cancel) {
+        this.#cancel = null;
+        this.reading = null;
+      }
     }
   }
 
@@ -239,6 +341,21 @@ export class Viewer {
   }
 }
 
+/** How long one slice of preparing an opened record's replay may keep the page's thread. */
+const PREPARE_SLICE_MS = 40;
+
+/** Resolves in a task of its own, after whatever the page has queued (a message to itself). */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
 /** The last status a record set (idle if none). */
 function lastStatus(events: readonly RecordEvent[]): RunStatus {
   for (let i = events.length - 1; i >= 0; i--) {
@@ -246,11 +363,6 @@ function lastStatus(events: readonly RecordEvent[]): RunStatus {
     if (event.type === 'status') return event.status;
   }
   return { kind: 'idle' };
-}
-
-/** A file's text; over the size limit it is not read at all (parseRecord refuses it by size). */
-function readText(file: File): Promise<string> {
-  return file.size > MAX_RECORD_BYTES ? Promise.resolve('') : file.text();
 }
 
 /** The problems a session was opened with, as one sentence: the first, and how many more. */

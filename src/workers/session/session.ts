@@ -7,6 +7,7 @@ import * as Comlink from 'comlink';
 import { checkRecord, megabytes } from '../../run/check';
 import { sessionRecord, SessionError, type SessionFile, type SessionProblem } from '../../run/claude-code';
 import { MAX_SESSION_LINE_BYTES, readWithinLineBudget } from '../../run/claude-code/lines';
+import { outgoing } from '../../run/outgoing';
 import { messageChars, messageTokens } from '../../run/size';
 import type { SessionAnswer, SessionInput, SessionWorkerApi } from './protocol';
 
@@ -16,7 +17,7 @@ function baseName(path: string): string {
 }
 
 const api: SessionWorkerApi = {
-  async open(inputs: SessionInput[], onProgress): Promise<SessionAnswer> {
+  async open(inputs: SessionInput[], secrets, onProgress): Promise<SessionAnswer> {
     const total = inputs.reduce((sum, input) => sum + input.file.size, 0);
     // Reading the bytes is half the work, parsing and converting them the other half.
     let done = 0;
@@ -57,7 +58,8 @@ const api: SessionWorkerApi = {
         onProgress(total / 2 + (read / textChars) * (total / 2), total);
       });
       // Checked here as any imported run is (shape and story), off the page's thread too.
-      const record = checkRecord(opened.record);
+      // Clamped and cleaned of secrets here too (src/run/outgoing.ts), before it is measured.
+      const { record, removed } = outgoing(checkRecord(opened.record), secrets);
       const chars = record.events.map((event) =>
         event.type === 'message' ? messageChars(event.message) : -1,
       );
@@ -69,6 +71,7 @@ const api: SessionWorkerApi = {
         opened: { ...opened, record, problems: [...long, ...opened.problems] },
         chars,
         tokens,
+        removed,
       };
     } catch (error) {
       if (error instanceof SessionError) return { ok: false, code: error.code, params: error.params };
