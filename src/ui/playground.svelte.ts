@@ -1,7 +1,8 @@
 /**
- * The screen's root: it makes the page's runtime (src/page/runtime.svelte.ts, which runs,
- * compares, boots and keeps) and the screen's owners (Settings, History's list, Viewer, Share,
- * Presenter, the service worker's host), and connects them. Nothing is decided here.
+ * The screen's root: it makes the page's runtime (src/page/runtime.svelte.ts: it boots, runs,
+ * compares and keeps; components read it as `playground.runtime`) and the screen's owners
+ * (Settings, History's list, Viewer, Share, Presenter, the service worker's host), and connects
+ * them. Nothing is decided here.
  */
 import { pageAhead } from '../page/ahead';
 import type { RunChoice } from '../page/comparison.svelte';
@@ -23,12 +24,6 @@ export class Playground {
   readonly settings: Settings;
   readonly history = new History();
   readonly runtime: Runtime;
-  // The runtime's owners, read by the screen's components under these names.
-  readonly sandbox: Runtime['sandbox'];
-  readonly warmup: Runtime['warmup'];
-  readonly comparison: Runtime['comparison'];
-  readonly conversation: Runtime['conversation'];
-  readonly recorder: Runtime['recorder'];
   readonly viewer: Viewer;
   readonly share: Share;
   readonly presenter: Presenter;
@@ -38,31 +33,29 @@ export class Playground {
   /** The prompt box's text (Run and Compare read it). */
   prompt = $state('');
   /** The state of the run on screen now, whatever step of it is shown (see Viewer.endStatus). */
-  status = $derived.by((): RunStatus => {
-    if (this.viewer.opened || this.runtime.record) return this.viewer.endStatus;
-    return this.runtime.warmup.boot;
-  });
+  status = $derived.by((): RunStatus =>
+    this.viewer.opened || this.runtime.record ? this.viewer.endStatus : this.runtime.warmup.boot,
+  );
   /** What the page loads for later once it is quiet (the dialogs' code), given by App.svelte. */
   #dialogs = () => {};
 
   constructor(search: string) {
     const url = (this.url = readUrlSettings(search));
     const settings = (this.settings = new Settings(url, () => {
-      if (this.notice && !this.settings.problem) this.notice = null;
+      if (this.notice && !settings.problem) this.notice = null;
     }));
-    const list = url.ignored.join(', ');
-    if (list) this.notice = { key: 'notice.ignoredUrl', params: { list } };
-    // Settings that may not run say why (a question already asked says it on screen).
-    const mayRun = async () => {
-      const refused = await settings.mayRun();
-      this.notice = refused === null ? null : refused || this.notice;
-      return refused === null;
-    };
+    if (url.ignored.length)
+      this.notice = { key: 'notice.ignoredUrl', params: { list: url.ignored.join(', ') } };
     this.runtime = new Runtime({
       url,
       ahead: pageAhead(), // what the page started ahead of time (src/boot.ts)
       options: {
-        mayRun,
+        // Settings that may not run say why (a question already asked says it on screen).
+        mayRun: async () => {
+          const refused = await settings.mayRun();
+          this.notice = refused === null ? null : refused || this.notice;
+          return refused === null;
+        },
         forRun: (sandbox, choice) => settings.forRun(sandbox, choice),
         get context() {
           return settings.context;
@@ -80,8 +73,6 @@ export class Playground {
         ...SCREEN_LOADS,
       },
     });
-    ({ sandbox: this.sandbox, warmup: this.warmup, comparison: this.comparison } = this.runtime);
-    ({ conversation: this.conversation, recorder: this.recorder } = this.runtime);
     this.viewer = new Viewer(this.runtime.recorder, this);
     this.share = new Share(this.viewer, this);
     this.presenter = new Presenter(this);
@@ -92,7 +83,7 @@ export class Playground {
       () => this.viewer.record === null && !this.running && this.prompt.trim() === '',
     );
     // The service worker's install fetches nothing while a run is under way.
-    $effect(() => this.serviceWorker.setBusy(this.busy));
+    $effect(() => this.serviceWorker.setBusy(this.runtime.busy));
     // Moving through a run (a step, a record opened) and looking through one: work ahead waits.
     $effect(() => {
       void [this.viewer.step, this.viewer.opened];
@@ -101,12 +92,9 @@ export class Playground {
     $effect(() => this.runtime.viewing(this.viewer.opened !== null || this.viewer.pastStep));
   }
 
+  /** A live run is under way (what the viewer, the presenter and the step bar read). */
   get running() {
     return this.runtime.running;
-  }
-  /** A run or a comparison is under way. */
-  get busy() {
-    return this.runtime.busy;
   }
 
   /**
@@ -148,12 +136,6 @@ export class Playground {
     if (prompt) await this.runtime.runAfresh(prompt);
   }
 
-  stop(): void {
-    this.runtime.stop();
-  }
-  clear(): void {
-    this.runtime.clear();
-  }
   /** The presentation holds the live run (its clock stops), or lets it go on. */
   hold(held: boolean): void {
     this.runtime.hold(held);

@@ -50,7 +50,7 @@ export function exposeStageForTests(stage: Shown): void {
 
 /** `window.__s04`: the paths scripts/bench.mjs and the other scripts use. */
 export function exposeForTests(playground: Playground): void {
-  const { sandbox } = playground;
+  const { sandbox } = playground.runtime;
   const more = {
     get sandbox() {
       return sandbox;
@@ -58,8 +58,8 @@ export function exposeForTests(playground: Playground): void {
     readFile: (path: string) => sandbox.readFile(path),
     /** Shows these runs as a finished comparison (the bench draws the chart with every mode over a big run). */
     showComparison: (runs: Array<{ mode: ContextMode; record: RunRecord }>) => {
-      playground.comparison.modes = runs.map((run) => run.mode);
-      playground.comparison.runs = runs.map((run) => ({
+      playground.runtime.comparison.modes = runs.map((run) => run.mode);
+      playground.runtime.comparison.runs = runs.map((run) => ({
         ...run,
         status: { kind: 'finished' },
         totals: runTotals(run.record),
