@@ -1,6 +1,6 @@
 /**
- * A run of 340 subagents at once: the pane draws only the columns near its view, yet every column
- * can be scrolled to and is named as any other; the column a presentation or a step is about is
+ * A run of 340 subagents at once: the pane draws only the columns near its view (and the Workers
+ * timeline only the rows near its own), yet every column can be scrolled to and is named as any other; the column a presentation or a step is about is
  * shown, in view, with the figures of the call ledger. How long any of it takes is the bench's
  * (scripts/bigrun-bench.mjs).
  */
@@ -70,6 +70,14 @@ test('every one of 340 columns can be scrolled to, named as the contract says', 
     await expect.poll(async () => (await shownNumbers(page)).join()).not.toBe(before.join());
   }
   expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: SUBAGENTS }, (_, i) => i + 1));
+  // The Workers timeline draws the rows near its view too: its last row is reached by scrolling.
+  const timeline = page.getByRole('region', { name: 'Workers timeline' });
+  const lastRow = timeline.getByRole('listitem').filter({ hasText: `Subagent ${SUBAGENTS}` });
+  await expect(lastRow).toHaveCount(0);
+  await timeline.getByRole('listitem').filter({ hasText: 'Subagent 1' }).first().hover();
+  for (let turn = 0; turn < 100 && !(await lastRow.count()); turn++) await page.mouse.wheel(0, 2000);
+  await expect(lastRow).toBeVisible();
+  expect(await timeline.getByRole('listitem').count()).toBeLessThan(SUBAGENTS);
   // At the end, the arrow on the left names the column before the first in view.
   await expect(
     page.getByRole('button', { name: /^Show Subagent \d+ \(\d+ scrolled out of view on the left\)$/ }),

@@ -49,6 +49,17 @@ describe('drawnColumns', () => {
   });
 });
 
+describe('rows of a list that scrolls down', () => {
+  it('draws every row up to its own count, and those near its view beyond', () => {
+    const list = { scrollLeft: 1000, viewWidth: 200, columnWidth: 20, gap: 3 };
+    expect(drawnColumns(40, list, [], OVERSCAN, 40)).toHaveLength(40);
+    const drawn = drawnColumns(341, list, [], OVERSCAN, 40);
+    // Rows 43-52 are in view (23 px apart).
+    expect(drawn[0]).toBe(43 - OVERSCAN);
+    expect(drawn.at(-1)).toBe(53 + OVERSCAN);
+  });
+});
+
 describe('panePieces', () => {
   it('stands a gap as wide as the columns left out for each run of them', () => {
     const geometry = pane();

@@ -42,21 +42,24 @@ export function overflows(count: number, geometry: PaneGeometry): boolean {
 
 /**
  * The indices of the columns to draw, ascending: those in view and `overscan` on each side, and
- * each index of `keep` within range. All of them while there are no more than DRAW_ALL_UP_TO or
- * while they fit; before the pane is measured (a width of 0), the first DRAW_ALL_UP_TO.
+ * each index of `keep` within range. All of them while there are no more than `drawAllUpTo` or
+ * while they fit; before the pane is measured (a width of 0), the first `drawAllUpTo`. The same
+ * holds for rows of one height in a list that scrolls down (the Workers timeline): read `scrollLeft`
+ * as its scroll from the top, `viewWidth` as its height, `columnWidth` as a row's height.
  */
 export function drawnColumns(
   count: number,
   geometry: PaneGeometry,
   keep: readonly number[] = [],
   overscan = OVERSCAN,
+  drawAllUpTo = DRAW_ALL_UP_TO,
 ): number[] {
   if (count <= 0) return [];
   const measured = geometry.viewWidth > 0 && geometry.columnWidth > 0;
-  if (count <= DRAW_ALL_UP_TO || (measured && !overflows(count, geometry)))
+  if (count <= drawAllUpTo || (measured && !overflows(count, geometry)))
     return Array.from({ length: count }, (_, i) => i);
   let first = 0;
-  let last = DRAW_ALL_UP_TO - 1;
+  let last = drawAllUpTo - 1;
   if (measured) {
     const step = stride(geometry);
     first = Math.max(0, Math.floor(geometry.scrollLeft / step) - overscan);
