@@ -39,6 +39,7 @@
  *        npm run bench -- records   (the record shapes alone)
  *        npm run bench -- stop   (Stop under runaway commands alone)
  *        npm run bench -- session   (the 50 MB Claude Code session alone)
+ *        npm run bench -- bigrun [ref] [reps] [parts]   (Present, stepping and a live fan-out over 340 subagents, against ref: scripts/bigrun-bench.mjs)
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -66,6 +67,12 @@ if (PART === 'release') {
   await releaseBench(process.argv[3] || undefined, Number(process.argv[4] ?? 5), process.argv[5]?.split(','));
   process.exit();
 }
+if (PART === 'bigrun') {
+  // Present, stepping and a live fan-out over 340 subagents, this tree against another build.
+  const { runBigrunBench } = await import('./bigrun-bench.mjs');
+  await runBigrunBench(process.argv.slice(3));
+  process.exit();
+}
 if (PART === 'ahead') {
   await aheadBench(Number(process.argv[3] ?? 3), process.argv[4]?.split(',').filter(Boolean) ?? []);
   process.exit();
@@ -74,7 +81,7 @@ if (PART === 'ahead') {
 const ONLY = PART === 'figures' ? null : PART;
 if (ONLY !== null && !['records', 'fanout', 'session', 'stop'].includes(ONLY))
   throw new Error(
-    `unknown bench part "${ONLY}" (known: release, ahead, figures, records, fanout, session, stop)`,
+    `unknown bench part "${ONLY}" (known: release, ahead, bigrun, figures, records, fanout, session, stop)`,
   );
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const PROMPT = 'Use a subtask to find what testing framework this project uses';

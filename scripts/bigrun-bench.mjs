@@ -13,6 +13,7 @@
  * run on the page's thread too, and over 340 regions they take longer than the app.
  *
  * Usage: node scripts/bigrun-bench.mjs [other=<commit or built dir>] [reps=3] [parts=present,step,fanout]
+ * (or `npm run bench -- bigrun [other] [reps] [parts]`)
  * Builds this tree and the other commit (in a temporary worktree) with `--mode test`, serves both on
  * loopback, and alternates fresh pages of each; prints medians, maxima and the ratio this/other.
  */
@@ -229,8 +230,8 @@ export async function bigrunBench(builds, reps = 3, parts = ['present', 'step', 
   return summary;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const [other, reps = '3', parts = 'present,step,fanout'] = process.argv.slice(2);
+/** Builds and serves this tree and `other`, measures both and prints the figures and ratios. */
+export async function runBigrunBench([other, reps = '3', parts = 'present,step,fanout'] = []) {
   console.log('Building this tree...');
   const here = mkdtempSync(join(tmpdir(), 's04-bigrun-here-'));
   execFileSync('npx', ['vite', 'build', '--mode', 'test', '--logLevel', 'error', '--outDir', here], {
@@ -262,3 +263,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     rmSync(here, { recursive: true, force: true });
   }
 }
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
+  await runBigrunBench(process.argv.slice(2));

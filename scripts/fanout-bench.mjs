@@ -99,7 +99,7 @@ export async function fanoutBench(browser, appURL, reps = 3) {
   };
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const appURL = process.argv[2];
   if (!appURL) throw new Error('usage: node scripts/fanout-bench.mjs <app URL>');
   const browser = await chromium.launch(await chromiumLaunchOptions(['--no-sandbox', '--disable-gpu']));
