@@ -41,6 +41,7 @@
  *        npm run bench -- session   (the 50 MB Claude Code session alone)
  *        npm run bench -- heap   (the page's heap after 1 and 50 runs of prompt 1: scripts/heap-bench.mjs)
  *        npm run bench -- opening [ref] [runs]   (a 24 MB record imported and by record=, a 28 KB link of one 20 MB message: longest task and time to shown, this tree against ref's build: scripts/opening-bench.mjs)
+ *        npm run bench -- bigrun [ref] [reps] [parts]   (Present, stepping and a live fan-out over 340 subagents, against ref: scripts/bigrun-bench.mjs)
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -74,6 +75,12 @@ if (PART === 'opening') {
   await openingPart(process.argv[3] || undefined, Number(process.argv[4] ?? 3));
   process.exit();
 }
+if (PART === 'bigrun') {
+  // Present, stepping and a live fan-out over 340 subagents, this tree against another build.
+  const { runBigrunBench } = await import('./bigrun-bench.mjs');
+  await runBigrunBench(process.argv.slice(3));
+  process.exit();
+}
 if (PART === 'ahead') {
   await aheadBench(Number(process.argv[3] ?? 3), process.argv[4]?.split(',').filter(Boolean) ?? []);
   process.exit();
@@ -82,7 +89,7 @@ if (PART === 'ahead') {
 const ONLY = PART === 'figures' ? null : PART;
 if (ONLY !== null && !['records', 'fanout', 'session', 'stop', 'heap'].includes(ONLY))
   throw new Error(
-    `unknown bench part "${ONLY}" (known: release, ahead, opening, figures, records, fanout, session, stop, heap)`,
+    `unknown bench part "${ONLY}" (known: release, ahead, opening, bigrun, figures, records, fanout, session, stop, heap)`,
   );
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const PROMPT = 'Use a subtask to find what testing framework this project uses';

@@ -52,11 +52,14 @@ export function agentMarker(id: AgentId): {
  * reading a computed style forces a style pass, which costs most after a large update.
  */
 const resolved = new Map<string, string>();
+/** The colour scheme's query, made once: its `matches` follows the scheme (a canvas asks per bar). */
+let darkScheme: MediaQueryList | undefined;
 
 export function resolvedColor(css: string): string {
   const name = /var\((--[\w-]+)\)/.exec(css)?.[1];
   if (!name) return css;
-  const id = `${matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'} ${name}`;
+  darkScheme ??= matchMedia('(prefers-color-scheme: dark)');
+  const id = `${darkScheme.matches ? 'dark' : 'light'} ${name}`;
   let value = resolved.get(id);
   if (value === undefined) {
     value = getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
