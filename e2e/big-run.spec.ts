@@ -6,6 +6,9 @@
  */
 import type { Page } from '@playwright/test';
 import { parallelRecord } from '../scripts/records.mjs';
+import { agentFigures } from '../src/run/measures';
+import type { RunRecord } from '../src/run/record';
+import { Replay } from '../src/run/replay';
 import { expect, importFile, open, status, stepSlider, test } from './fixtures';
 
 const SUBAGENTS = 340;
@@ -15,7 +18,7 @@ const regions = (page: Page) => page.getByRole('region', { name: /^Subagent \d+ 
 async function openBig(page: Page): Promise<void> {
   await page.setViewportSize(SIZE);
   await open(page);
-  await importFile(page, 'big.json', JSON.stringify(parallelRecord(SUBAGENTS)));
+  await importFile(page, 'big.json', JSON.stringify(RECORD));
   await expect(status(page)).toHaveText(/^Finished/);
   await expect(page.getByRole('region', { name: `Subagent ${SUBAGENTS} messages` })).toBeVisible();
 }
@@ -26,17 +29,14 @@ async function shownNumbers(page: Page): Promise<number[]> {
   return names.map((name) => Number(/^Subagent (\d+) messages$/.exec(name)![1]));
 }
 
-/** The context figure of a subagent by the call ledger, as the page's own view holds it. */
-function ledgerContext(page: Page, n: number): Promise<number> {
-  return page.evaluate(
-    (id) =>
-      (
-        window as unknown as {
-          __s04: { shown: { subagents: Array<{ id: string; context: { tokens: number } }> } };
-        }
-      ).__s04.shown.subagents.find((a) => a.id === id)!.context.tokens,
-    `subagent-${n}`,
-  );
+/** The run the page opens; the figures it must show are computed from it here, by the app's own ledger. */
+const RECORD = parallelRecord(SUBAGENTS) as unknown as RunRecord;
+
+/** The context figure the call ledger gives Subagent `n` at the step the page shows (its `Step` slider). */
+async function ledgerContext(page: Page, n: number): Promise<number> {
+  const step = Number(await stepSlider(page).inputValue());
+  const view = new Replay(RECORD.events).at(step);
+  return agentFigures(view.subagents.find((a) => a.id === `subagent-${n}`)!).context;
 }
 
 /** Whether a box lies within the window, sideways and at its top. */
