@@ -43,6 +43,29 @@ export interface ReadOptions {
 /** How long preparing the replay may add to the task that takes in one batch of events. */
 const BATCH_PREPARE_MS = 30;
 
+/**
+ * What takes in a worker's events a batch at a time (src/run/opening.ts `batches`): `events` grows
+ * with each, and the run's replay is prepared between the batches (what a replay learns of this
+ * array is kept for the screen's replay of it: src/run/replay.ts).
+ */
+export function eventBatches(): {
+  events: RecordEvent[];
+  take: (batch: RecordEvent[], sizes: number[]) => void;
+} {
+  const events: RecordEvent[] = [];
+  const replay = new Replay(events);
+  return {
+    events,
+    take: (batch, sizes) => {
+      if (!Array.isArray(batch)) return;
+      // Sizes that do not fit the batch are not told: the screen then measures those messages.
+      takeSizes(batch, sizes);
+      for (const event of batch) events.push(event);
+      replay.prepare(BATCH_PREPARE_MS);
+    },
+  };
+}
+
 /** Reads the run `source` names in a worker; resolves with it, or rejects with why it cannot be shown. */
 export async function readRecord(source: OpenSource, options: ReadOptions): Promise<ReadRecord> {
   const { signal, onProgress, secrets } = options;
@@ -60,22 +83,13 @@ export async function readRecord(source: OpenSource, options: ReadOptions): Prom
         reject(new RecordError('readFailed', { reason: event.message || 'the worker stopped' })),
       );
     });
-    const events: RecordEvent[] = [];
-    // The run's replay is prepared as its events arrive, between the batches: what a replay
-    // learns of this array is kept for the screen's replay of it (src/run/replay.ts).
-    const replay = new Replay(events);
+    const { events, take } = eventBatches();
     const answer: OpenAnswer = await Promise.race([
       api.open(
         source,
         secrets,
         Comlink.proxy((received: number, total: number | null) => onProgress?.(received, total)),
-        Comlink.proxy((batch: RecordEvent[], sizes: number[]) => {
-          if (!Array.isArray(batch)) return;
-          // Sizes that do not fit the batch are not told: the screen then measures those messages.
-          takeSizes(batch, sizes);
-          for (const event of batch) events.push(event);
-          replay.prepare(BATCH_PREPARE_MS);
-        }),
+        Comlink.proxy(take),
       ),
       ended,
     ]);

@@ -9,9 +9,9 @@ import { SessionError, type SessionProblem } from '../run/claude-code';
 import type { Secrets } from '../run/outgoing';
 import { RECORD_FORMAT, RECORD_VERSION, type RunRecord } from '../run/record';
 import type { RemovedPart } from '../run/secrets';
-import { knownSize } from '../run/size';
 import type { SessionInput, SessionWorkerApi } from '../workers/session/protocol';
 import SessionWorker from '../workers/session/session.ts?worker';
+import { eventBatches } from './record-reader';
 
 /** The problems a sentence exists for (src/ui/locales, `sessions.problem`). */
 const PROBLEMS = new Set<unknown>([
@@ -59,31 +59,32 @@ export async function readSession(
         reject(new RecordError('readFailed', { reason: event.message || 'the worker stopped' })),
       );
     });
+    const { events, take } = eventBatches();
     const answer = await Promise.race([
       api.open(
         inputs,
         secrets,
         Comlink.proxy((done: number, total: number) => onProgress(total > 0 ? Math.min(1, done / total) : 1)),
+        Comlink.proxy(take),
       ),
       failed,
     ]);
     if (!answer.ok) throw new SessionError(answer.code, answer.params);
-    const { record, problems } = answer.opened;
+    const { head, problems } = answer;
     if (
-      record?.format !== RECORD_FORMAT ||
-      record.version !== RECORD_VERSION ||
-      !Array.isArray(record.events)
+      head?.format !== RECORD_FORMAT ||
+      head.version !== RECORD_VERSION ||
+      events.length !== answer.events
     ) {
       throw new Error('the session worker answered something other than a run');
     }
-    record.events.forEach((event, i) => {
-      const chars = answer.chars[i];
-      const tokens = answer.tokens?.[i];
-      if (event.type !== 'message' || !Number.isInteger(chars) || chars < 0) return;
-      if (Number.isInteger(tokens) && tokens! >= 0) knownSize(event.message, chars, tokens!);
-    });
     const removed = Array.isArray(answer.removed) ? answer.removed : [];
-    return { record, removed, problems: problems.filter((p) => PROBLEMS.has(p?.code)) };
+    const told = Array.isArray(problems) ? problems : [];
+    return {
+      record: { ...head, events },
+      removed,
+      problems: told.filter((p) => PROBLEMS.has(p?.code)),
+    };
   } finally {
     signal?.removeEventListener('abort', stop);
     worker.terminate();

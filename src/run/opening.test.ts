@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batches, EVENTS_BATCH, sizesOf, takeSizes } from './opening';
+import { BATCH_CHARS, batches, EVENTS_BATCH, sizesOf, takeSizes } from './opening';
 import type { RecordEvent } from './record';
 import { messageChars, messageTokens } from './size';
 import type { Message } from '../core/messages';
@@ -61,6 +61,16 @@ describe('a record handed from the worker to the page', () => {
     );
     const handed = [...batches(events)];
     expect(handed.map((b) => b.events.length)).toEqual([EVENTS_BATCH, EVENTS_BATCH, 3]);
+    expect(handed.flatMap((b) => b.events)).toEqual(events);
+    for (const batch of handed) expect(batch.sizes).toEqual(sizesOf(batch.events));
+  });
+
+  it('cuts a batch short at BATCH_CHARS characters of messages; a longer message goes alone', () => {
+    const long = message('x'.repeat(BATCH_CHARS / 3), 1);
+    const huge = message('y'.repeat(BATCH_CHARS * 2), 2);
+    const events = [long, log, long, long, huge, long];
+    const handed = [...batches(events)];
+    expect(handed.map((b) => b.events.length)).toEqual([3, 1, 1, 1]);
     expect(handed.flatMap((b) => b.events)).toEqual(events);
     for (const batch of handed) expect(batch.sizes).toEqual(sizesOf(batch.events));
   });

@@ -14,8 +14,13 @@ import type { Message } from '../core/messages';
 import type { RecordEvent } from './record';
 import { knownSize, messageChars, messageTokens } from './size';
 
-/** How many events the worker sends at once. */
+/** How many events the worker sends at once, at most. */
 export const EVENTS_BATCH = 4096;
+/**
+ * How many characters of messages a batch holds, at most (one message over it goes alone): the
+ * page copies a batch in in one task, so a batch of long tool results is cut short.
+ */
+export const BATCH_CHARS = 2_000_000;
 
 /** The messages an event carries whose sizes the screen reads: a message's, a spawn's array. */
 function messagesOf(event: RecordEvent): readonly Message[] {
@@ -55,12 +60,29 @@ export function takeSizes(events: readonly RecordEvent[], sizes: readonly number
   return true;
 }
 
-/** The record's events in batches of EVENTS_BATCH, each with its messages' sizes. */
+/**
+ * The record's events in batches of EVENTS_BATCH events or BATCH_CHARS characters of messages,
+ * whichever comes first, each with its messages' sizes.
+ */
 export function* batches(
   events: readonly RecordEvent[],
 ): Generator<{ events: RecordEvent[]; sizes: number[] }> {
-  for (let at = 0; at < events.length; at += EVENTS_BATCH) {
-    const batch = events.slice(at, at + EVENTS_BATCH);
-    yield { events: batch, sizes: sizesOf(batch) };
+  let batch: RecordEvent[] = [];
+  let sizes: number[] = [];
+  let chars = 0;
+  for (const event of events) {
+    const measured = sizesOf([event]);
+    let size = 0;
+    for (let i = 0; i < measured.length; i += 2) size += measured[i];
+    if (batch.length > 0 && (batch.length === EVENTS_BATCH || chars + size > BATCH_CHARS)) {
+      yield { events: batch, sizes };
+      batch = [];
+      sizes = [];
+      chars = 0;
+    }
+    batch.push(event);
+    sizes.push(...measured);
+    chars += size;
   }
+  if (batch.length > 0) yield { events: batch, sizes };
 }

@@ -68,14 +68,14 @@ function inputContent(input: Input): string | undefined {
   return undefined;
 }
 
-/** Every tool result's text in a record, by its tool_use id (for what a read returned). */
-function resultsById(record: RunRecord): Map<string, string> {
+/** The text of the tool results of a record whose tool_use ids are `ids` (what those reads returned). */
+function resultsById(record: RunRecord, ids: ReadonlySet<string>): Map<string, string> {
   const out = new Map<string, string>();
   for (const event of record.events) {
     if (event.type !== 'message' || event.message.role !== 'user' || !Array.isArray(event.message.content))
       continue;
     for (const block of event.message.content) {
-      if (block.type !== 'tool_result') continue;
+      if (block.type !== 'tool_result' || !ids.has(block.tool_use_id)) continue;
       const content = block.content as unknown;
       out.set(
         block.tool_use_id,
@@ -99,16 +99,16 @@ function resultsById(record: RunRecord): Map<string, string> {
 export function touchedFiles(record: RunRecord, { content = false } = {}): Touch[] {
   const seen = new Map<string, Touch>();
   const out: Touch[] = [];
-  const results = content ? resultsById(record) : null;
-  const add = (touch: Touch) => {
+  // Each file tool's touch and the call that last touched it so: its content is read after, once.
+  const latest = new Map<Touch, { id: string; how: string; input: Input }>();
+  const add = (touch: Touch, call?: { id: string; how: string; input: Input }) => {
     const key = `${touch.path}\n${touch.how}\n${touch.agent}`;
-    const known = seen.get(key);
-    if (known) {
-      if (touch.content !== undefined) known.content = touch.content;
-      return;
+    const known = seen.get(key) ?? touch;
+    if (known === touch) {
+      seen.set(key, touch);
+      out.push(touch);
     }
-    seen.set(key, touch);
-    out.push(touch);
+    if (call) latest.set(known, call);
   };
   for (const event of record.events) {
     if (event.type !== 'tool_start') continue;
@@ -117,8 +117,7 @@ export function touchedFiles(record: RunRecord, { content = false } = {}): Touch
     const path = pathOf(input);
     const command = str(input.command);
     if (how && path !== undefined) {
-      const held = results ? (how === 'read' ? results.get(event.id) : inputContent(input)) : undefined;
-      add({ path, how, agent: event.agent, ...(held !== undefined ? { content: held } : {}) });
+      add({ path, how, agent: event.agent }, { id: event.id, how, input });
     } else if (SEARCH_TOOLS.has(event.name) && path !== undefined) {
       add({ path, how: event.name, agent: event.agent });
     } else if ((event.name === 'bash' || event.name === 'Bash') && command !== undefined) {
@@ -132,6 +131,14 @@ export function touchedFiles(record: RunRecord, { content = false } = {}): Touch
           }
         }
       }
+    }
+  }
+  if (content) {
+    const reads = new Set([...latest.values()].filter((call) => call.how === 'read').map((call) => call.id));
+    const results = resultsById(record, reads);
+    for (const [touch, call] of latest) {
+      const held = call.how === 'read' ? results.get(call.id) : inputContent(call.input);
+      if (held !== undefined) touch.content = held;
     }
   }
   return out;

@@ -7,8 +7,8 @@ import * as Comlink from 'comlink';
 import { checkRecord, megabytes } from '../../run/check';
 import { sessionRecord, SessionError, type SessionFile, type SessionProblem } from '../../run/claude-code';
 import { MAX_SESSION_LINE_BYTES, readWithinLineBudget } from '../../run/claude-code/lines';
+import { batches } from '../../run/opening';
 import { outgoing } from '../../run/outgoing';
-import { messageChars, messageTokens } from '../../run/size';
 import type { SessionAnswer, SessionInput, SessionWorkerApi } from './protocol';
 
 /** A path's last part: the file's name. */
@@ -17,7 +17,7 @@ function baseName(path: string): string {
 }
 
 const api: SessionWorkerApi = {
-  async open(inputs: SessionInput[], secrets, onProgress): Promise<SessionAnswer> {
+  async open(inputs: SessionInput[], secrets, onProgress, onEvents): Promise<SessionAnswer> {
     const total = inputs.reduce((sum, input) => sum + input.file.size, 0);
     // Reading the bytes is half the work, parsing and converting them the other half.
     let done = 0;
@@ -60,19 +60,12 @@ const api: SessionWorkerApi = {
       // Checked here as any imported run is (shape and story), off the page's thread too.
       // Clamped and cleaned of secrets here too (src/run/outgoing.ts), before it is measured.
       const { record, removed } = outgoing(checkRecord(opened.record), secrets);
-      const chars = record.events.map((event) =>
-        event.type === 'message' ? messageChars(event.message) : -1,
-      );
-      const tokens = record.events.map((event) =>
-        event.type === 'message' ? messageTokens(event.message) : -1,
-      );
-      return {
-        ok: true,
-        opened: { ...opened, record, problems: [...long, ...opened.problems] },
-        chars,
-        tokens,
-        removed,
-      };
+      // In batches, each with its messages' sizes: no one message is a long task for the page.
+      const sent: Array<Promise<void> | void> = [];
+      for (const batch of batches(record.events)) sent.push(onEvents(batch.events, batch.sizes));
+      await Promise.all(sent);
+      const { events, ...head } = record;
+      return { ok: true, head, events: events.length, problems: [...long, ...opened.problems], removed };
     } catch (error) {
       if (error instanceof SessionError) return { ok: false, code: error.code, params: error.params };
       throw error;
