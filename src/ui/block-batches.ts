@@ -7,10 +7,10 @@
  */
 
 /** Blocks a message draws in its first frame: every message of an ordinary run is whole at once. */
-export const FIRST_BLOCKS = 48;
+export const FIRST_BLOCKS = 16;
 
 /** Blocks added each frame after the first, until the message is whole. */
-export const MORE_BLOCKS = 48;
+export const MORE_BLOCKS = 32;
 
 /** How many of `total` blocks a message draws when it is first drawn. */
 export function firstDrawn(total: number, first = FIRST_BLOCKS): number {
