@@ -69,6 +69,14 @@ export class Viewer {
     if (opened) return ledgerOf(opened.replay.at(opened.replay.steps));
     return ledgerOf(this.#recorder.live);
   });
+  /**
+   * The opened record's view holding every one of its events, as its replay keeps it (null for the
+   * live run, or when events follow its last step): the captions read the record's figures from it.
+   */
+  get openedEnd(): RunView | null {
+    const opened = this.opened;
+    return opened?.replay.lastStepIsEnd ? opened.replay.at(opened.replay.steps) : null;
+  }
   /** The shown record is the live one and it is at its end. */
   atLive = $derived(this.opened === null && this.step === null);
   /**
