@@ -40,7 +40,7 @@
  *        npm run bench -- stop   (Stop under runaway commands alone)
  *        npm run bench -- session   (the 50 MB Claude Code session alone)
  *        npm run bench -- heap   (the page's heap after 1 and 50 runs of prompt 1: scripts/heap-bench.mjs)
- *        npm run bench -- opening [ref] [runs]   (a 24 MB record imported and by record=, a 28 KB link of one 20 MB message: longest task and time to shown, this tree against ref's build: scripts/opening-bench.mjs)
+ *        npm run bench -- opening [ref] [runs]   (a 24 MB record imported and by record=, a record of 340 subagents imported, a 28 KB link of one 20 MB message: longest task and time to shown, this tree against ref's build: scripts/opening-bench.mjs)
  *        npm run bench -- bigrun [ref] [reps] [parts]   (Present, stepping and a live fan-out over 340 subagents, against ref: scripts/bigrun-bench.mjs)
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';

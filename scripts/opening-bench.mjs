@@ -6,6 +6,8 @@
  *
  *   import   a 24 MB record of 2,000 model calls (38,004 events) picked in `Import run`, on a page
  *            whose sandbox is ready: timed from the file input's change
+ *   fan-340  a record of 340 subagents at once (scripts/records.mjs `parallelRecord(340)`: 10,207
+ *            steps, 3,061 moments) picked the same way: a small file, a wide run to draw
  *   record=  the same file by its address, served with CORS by a loopback server of its own:
  *            timed from navigation (the page's own start is inside it; `boot` below is that alone)
  *   link     a 28 KB link whose run holds one message of 20 MB (refused: one message may be 8 MB):
@@ -26,7 +28,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { launchBenchBrowser } from './built-app.mjs';
-import { parentCallsRecord } from './records.mjs';
+import { parallelRecord, parentCallsRecord } from './records.mjs';
 import { serveStatic } from './serve-static.mjs';
 import { median, round } from './stats.mjs';
 
@@ -43,7 +45,7 @@ function inputs() {
     message: { role: 'user', content: 'x'.repeat(20 * 1024 * 1024) },
   };
   const packed = deflateRawSync(Buffer.from(JSON.stringify(record))).toString('base64url');
-  return { big, packed };
+  return { big, packed, fan: JSON.stringify(parallelRecord(340)) };
 }
 
 /** A loopback server of the run file, with CORS, as a gist's raw address serves it. */
@@ -134,14 +136,13 @@ async function openCase(browser, appURL, which, given) {
   const query = '?speed=instant&sandbox=local&sample=typescript';
   const ready = () => page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
   try {
-    if (which === 'import') {
+    if (which === 'import' || which === 'fan-340') {
       await page.goto(`${appURL}/${query}`);
       await ready();
       const chooser = page.waitForEvent('filechooser');
       await page.getByRole('button', { name: 'Import run' }).click();
-      await (
-        await chooser
-      ).setFiles({ name: 'big-run.json', mimeType: 'application/json', buffer: given.file });
+      const buffer = which === 'import' ? given.file : given.fan;
+      await (await chooser).setFiles({ name: 'big-run.json', mimeType: 'application/json', buffer });
       return await figuresOf(page, null);
     }
     if (which === 'boot') {
@@ -168,18 +169,24 @@ async function openCase(browser, appURL, which, given) {
 }
 
 /** The cases, in order (`OPENING_CASES=import,link` in the environment runs those alone). */
-export const OPENING_CASES = process.env.OPENING_CASES?.split(',') ?? ['import', 'record=', 'link', 'boot'];
+export const OPENING_CASES = process.env.OPENING_CASES?.split(',') ?? [
+  'import',
+  'fan-340',
+  'record=',
+  'link',
+  'boot',
+];
 
 /**
  * The cases on two builds (`sides`: name to app URL), `runs` fresh pages of each, in turn; returns
  * per case and side the medians and every page's figures.
  */
 export async function openingBench(browser, sides, runs = 3) {
-  const { big, packed } = inputs();
+  const { big, packed, fan } = inputs();
   const server = await serveRecord(big);
-  const given = { file: Buffer.from(big), packed, address: server.url };
+  const given = { file: Buffer.from(big), fan: Buffer.from(fan), packed, address: server.url };
   console.log(
-    `  inputs: a ${round(big.length / 1048576)} MB record, a link of ${round(packed.length / 1024)} KB`,
+    `  inputs: a ${round(big.length / 1048576)} MB record, a link of ${round(packed.length / 1024)} KB, 340 subagents in ${round(fan.length / 1048576)} MB`,
   );
   const names = Object.keys(sides);
   const results = {};

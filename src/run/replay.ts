@@ -64,6 +64,13 @@ export class Replay {
     return this.#stepEvents.length;
   }
 
+  /** Whether the view at the last step holds every event of the record (none follows that step). */
+  get lastStepIsEnd(): boolean {
+    this.#scan();
+    const n = this.#stepEvents.length;
+    return n === 0 ? this.#events.length === 0 : this.#stepEvents[n - 1] === this.#events.length - 1;
+  }
+
   /** The record's time of a step, in ms since it started (0 before the first step). */
   timeOf(step: number): number {
     this.#scan();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   DRAW_ALL_UP_TO,
+  DRAW_BEFORE_MEASURED,
   drawnColumns,
   hiddenColumns,
   OVERSCAN,
@@ -45,7 +46,10 @@ describe('drawnColumns', () => {
 
   it('draws the first ones before the pane is measured', () => {
     const drawn = drawnColumns(340, { scrollLeft: 0, viewWidth: 0, columnWidth: 0, gap: 0 }, [339]);
-    expect(drawn).toEqual([...Array.from({ length: DRAW_ALL_UP_TO }, (_, i) => i), 339]);
+    expect(drawn).toEqual([...Array.from({ length: DRAW_BEFORE_MEASURED }, (_, i) => i), 339]);
+    expect(
+      drawnColumns(DRAW_ALL_UP_TO, { scrollLeft: 0, viewWidth: 0, columnWidth: 0, gap: 0 }),
+    ).toHaveLength(DRAW_ALL_UP_TO);
   });
 });
 

@@ -30,6 +30,13 @@ export const OVERSCAN = 2;
 /** Up to this many subagents every column is drawn (a sample run, a comparison's twelve). */
 export const DRAW_ALL_UP_TO = 12;
 
+/**
+ * Columns drawn of a larger run before the pane is measured: about as many as a wide screen shows.
+ * The pane is measured as soon as it is drawn; columns drawn beyond its view would be made, laid
+ * out and dropped again within the run's first frames.
+ */
+export const DRAW_BEFORE_MEASURED = 4;
+
 /** The distance from one column's left edge to the next one's. */
 export function stride(geometry: PaneGeometry): number {
   return geometry.columnWidth + geometry.gap;
@@ -43,7 +50,7 @@ export function overflows(count: number, geometry: PaneGeometry): boolean {
 /**
  * The indices of the columns to draw, ascending: those in view and `overscan` on each side, and
  * each index of `keep` within range. All of them while there are no more than `drawAllUpTo` or
- * while they fit; before the pane is measured (a width of 0), the first `drawAllUpTo`. The same
+ * while they fit; before the pane is measured (a width of 0), the first `beforeMeasured`. The same
  * holds for rows of one height in a list that scrolls down (the Workers timeline): read `scrollLeft`
  * as its scroll from the top, `viewWidth` as its height, `columnWidth` as a row's height.
  */
@@ -53,13 +60,14 @@ export function drawnColumns(
   keep: readonly number[] = [],
   overscan = OVERSCAN,
   drawAllUpTo = DRAW_ALL_UP_TO,
+  beforeMeasured = DRAW_BEFORE_MEASURED,
 ): number[] {
   if (count <= 0) return [];
   const measured = geometry.viewWidth > 0 && geometry.columnWidth > 0;
   if (count <= drawAllUpTo || (measured && !overflows(count, geometry)))
     return Array.from({ length: count }, (_, i) => i);
   let first = 0;
-  let last = drawAllUpTo - 1;
+  let last = Math.min(drawAllUpTo, beforeMeasured) - 1;
   if (measured) {
     const step = stride(geometry);
     first = Math.max(0, Math.floor(geometry.scrollLeft / step) - overscan);

@@ -4,6 +4,7 @@ import type { Message } from '../core/messages';
 import type { Trace } from '../models/replay';
 import { traceRecord } from '../run/example';
 import { momentsOf, Moments, type Moment } from '../run/moments';
+import { Replay } from '../run/replay';
 import { modelCalls } from '../run/measures';
 import type { RunEvent, RunRecord } from '../run/record';
 import { messageTokens } from '../run/size';
@@ -231,5 +232,40 @@ describe('captions', () => {
     expect(captionOf(unknown, RECORD)).toBe('Subagent 2: compacted.');
     const noAgent = { index: 0, kind: 'x', agent: 'someone' } as unknown as Moment;
     expect(captionOf(noAgent, RECORD)).toBe('someone: x.');
+  });
+});
+
+describe('captions read from the view the screen holds', () => {
+  /** Every moment's caption, the record read by the captions themselves (a copy: nothing shared). */
+  function readAlone(record: RunRecord): string[] {
+    const copy: RunRecord = structuredClone(record);
+    return momentsOf(copy.events).map((moment) => captionOf(moment, copy));
+  }
+
+  /** Every moment's caption, given the record's view at its end as an opened record's replay has it. */
+  function readFromReplay(record: RunRecord): string[] {
+    const replay = new Replay(record.events);
+    expect(replay.lastStepIsEnd).toBe(true);
+    const end = replay.at(replay.steps);
+    return momentsOf(record.events).map((moment) => captionOf(moment, record, end));
+  }
+
+  it('are the same, moment by moment, as those reading the record, for a run of one task', () => {
+    const captions = readFromReplay(RECORD);
+    expect(captions).toEqual(readAlone(RECORD));
+    expect(captions.length).toBeGreaterThan(5);
+  });
+
+  it('are the same, moment by moment, for a run of 40 subagents at once, in every language', async () => {
+    const { parallelRecord } = await import('../../scripts/records.mjs');
+    const record = parallelRecord(40) as unknown as RunRecord;
+    for (const language of ['en', 'zh', 'ja'] as const) {
+      locale.current = language;
+      const captions = readFromReplay(record);
+      expect(captions).toEqual(readAlone(record));
+      expect(captions.length).toBeGreaterThan(120);
+      // Figures are in them: the result and call captions name tokens read from the ledger.
+      expect(captions.filter((c) => /\d{2,}/.test(c)).length).toBeGreaterThan(40);
+    }
   });
 });

@@ -30,27 +30,33 @@ export interface CallTokens {
 interface Read {
   events: RunRecord['events'];
   length: number;
-  /** The record's view at its end, with its call ledger. */
+  /** The record's view at its end, with its call ledger and its agents by id. */
   view: RunView;
   calls: Map<string, CallEntry>;
+  agents: Map<AgentId, RunView['parent']>;
 }
 
-/** The record last read, while it has not grown: a caption per moment reads it. */
+/** The record last read, while it has not grown: every caption of a presentation reads it. */
 let last: Read | null = null;
 
-/** `record` reduced to its end and its calls by agent and number, made again only when it grew. */
-function readOf(record: RunRecord): Read {
+/**
+ * `record` at its end: its calls by agent and number and its agents by id, made again only when it
+ * grew. `end`, when given, is the record's view at its end as the screen already holds it (an opened
+ * record's replay keeps it): the record is then not reduced again.
+ */
+function readOf(record: RunRecord, end?: RunView): Read {
   if (last?.events === record.events && last.length === record.events.length) return last;
-  const view = reduceAll(record.events);
+  const view = end ?? reduceAll(record.events);
   const calls = new Map<string, CallEntry>();
   for (const call of ledgerOf(view).calls) calls.set(`${call.agent} ${call.n}`, call);
-  return (last = { events: record.events, length: record.events.length, view, calls });
+  const agents = new Map<AgentId, RunView['parent']>([['parent', view.parent]]);
+  for (const agent of view.subagents) agents.set(agent.id, agent);
+  return (last = { events: record.events, length: record.events.length, view, calls, agents });
 }
 
 /** An agent of the record at its end. */
 function agentAtEnd(record: RunRecord, id: AgentId) {
-  const view = readOf(record).view;
-  return id === 'parent' ? view.parent : view.subagents.find((a) => a.id === id);
+  return readOf(record).agents.get(id);
 }
 
 /**
@@ -106,9 +112,11 @@ function callCaption(moment: Moment, record: RunRecord, agent: string, other: st
 
 /**
  * The caption of a moment of `record`. A moment of a kind the presenter does not know (a newer
- * record, a newer build) gets a plain description of what happened, never an error.
+ * record, a newer build) gets a plain description of what happened, never an error. `end`: the
+ * record's view holding all of its events, when the screen has it (see readOf).
  */
-export function captionOf(moment: Moment, record: RunRecord): string {
+export function captionOf(moment: Moment, record: RunRecord, end?: RunView): string {
+  readOf(record, end);
   const agent = agentName(moment.agent);
   const other = agentName(moment.other);
   const count = moment.count ?? 0;

@@ -59,7 +59,7 @@ export class Presenter {
     if (!this.on) return null;
     const moment = this.moment;
     const record = this.#stage.viewer.record;
-    if (moment && record) return captionOf(moment, record);
+    if (moment && record) return captionOf(moment, record, this.#stage.viewer.openedEnd ?? undefined);
     if (this.following) return this.at < 0 ? t('presenter.start') : t('presenter.following');
     if (this.at < 0) return t('presenter.start');
     return this.moments.length ? t('presenter.end') : t('presenter.endNone');

@@ -65,10 +65,21 @@ export class Viewer {
   });
   /** The shown record's call ledger at its end: every model call of every agent (the chart). */
   calls = $derived.by((): RunLedger => {
-    const opened = this.opened;
-    if (opened) return ledgerOf(opened.replay.at(opened.replay.steps));
-    return ledgerOf(this.#recorder.live);
+    const last = this.#openedLast;
+    return ledgerOf(last ?? this.#recorder.live);
   });
+  /** The opened record's view at its last step, made once per record opened. */
+  #openedLast = $derived.by((): RunView | null => {
+    const opened = this.opened;
+    return opened ? opened.replay.at(opened.replay.steps) : null;
+  });
+  /**
+   * The opened record's view holding every one of its events, as its replay keeps it (null for the
+   * live run, or when events follow its last step): the captions read the record's figures from it.
+   */
+  openedEnd = $derived.by((): RunView | null =>
+    this.opened?.replay.lastStepIsEnd ? this.#openedLast : null,
+  );
   /** The shown record is the live one and it is at its end. */
   atLive = $derived(this.opened === null && this.step === null);
   /**
