@@ -29,7 +29,7 @@ export interface ByteBudget {
 
 /** The first visit's byte budgets: before the first paint, before `sandbox:ready`, an embed's first paint. */
 export declare const BYTE_BUDGETS: {
-  firstPaint: ByteBudget;
+  firstPaint: ByteBudget & { files: number };
   sandboxReady: ByteBudget;
   embedFirstPaint: ByteBudget;
 };

@@ -48,10 +48,12 @@ const BATCH_PREPARE_MS = 30;
  * with each, and the run's replay is prepared between the batches (what a replay learns of this
  * array is kept for the screen's replay of it: src/run/replay.ts).
  */
-export function eventBatches(): {
+export interface EventBatches {
   events: RecordEvent[];
   take: (batch: RecordEvent[], sizes: number[]) => void;
-} {
+}
+
+export function eventBatches(): EventBatches {
   const events: RecordEvent[] = [];
   const replay = new Replay(events);
   return {

@@ -11,7 +11,7 @@ import { RECORD_FORMAT, RECORD_VERSION, type RunRecord } from '../run/record';
 import type { RemovedPart } from '../run/secrets';
 import type { SessionInput, SessionWorkerApi } from '../workers/session/protocol';
 import SessionWorker from '../workers/session/session.ts?worker';
-import { eventBatches } from './record-reader';
+import type { EventBatches } from './record-reader';
 
 /** The problems a sentence exists for (src/ui/locales, `sessions.problem`). */
 const PROBLEMS = new Set<unknown>([
@@ -40,10 +40,13 @@ export interface ReadSession {
 /**
  * Reads a session's files in a worker; `onProgress` hears the share done (0 to 1). `signal` (the
  * learner's Cancel) terminates the worker at once: it then rejects with RecordError `cancelled`.
+ * The events come in batches to `batches` (./record-reader.ts `eventBatches`, given by the caller:
+ * this module loads with the first session, that one with the page).
  */
 export async function readSession(
   inputs: SessionInput[],
   secrets: Secrets,
+  batches: EventBatches,
   onProgress: (share: number) => void,
   signal?: AbortSignal,
 ): Promise<ReadSession> {
@@ -59,7 +62,7 @@ export async function readSession(
         reject(new RecordError('readFailed', { reason: event.message || 'the worker stopped' })),
       );
     });
-    const { events, take } = eventBatches();
+    const { events, take } = batches;
     const answer = await Promise.race([
       api.open(
         inputs,

@@ -10,7 +10,7 @@ import type { RunView } from '../run/view';
 import { outgoing, type Secrets } from '../run/outgoing';
 import { Replay } from '../run/replay';
 import type { RemovedPart } from '../run/secrets';
-import { readRecord, type OpenSource, type ReadRecord } from '../page/record-reader';
+import { eventBatches, readRecord, type OpenSource, type ReadRecord } from '../page/record-reader';
 import type { PickedFile } from './dropped-files';
 import { Playback } from './playback.svelte';
 import type { Recorder } from '../page/recorder.svelte';
@@ -311,6 +311,7 @@ export class Viewer {
       const { record, removed, problems } = await readSession(
         session.map((p) => ({ path: p.path, file: p.file })),
         this.secrets(),
+        eventBatches(),
         (share) => {
           if (this.#cancel === cancel) this.reading = { kind: 'session', name: { text: name }, share };
         },
