@@ -6,8 +6,9 @@
  *     started at eight places across it, each time Continue (→) six times and Back (←) twice;
  *   - step: the same record stepped with the `Step` slider's keys at the same places (→ six times,
  *     ← twice), then End and Home (all 340 columns come and go);
- *   - fanout: a live run of the mock API's `mock-fanout` with `depth=3` (340 subagents, 8 at once)
- *     until 24 have started (scripts/fanout-bench.mjs).
+ *   - fanout: a whole live run of the mock API's `mock-fanout` with `depth=3` (340 subagents, 8 at
+ *     once, about two and a half minutes), to its end (scripts/fanout-bench.mjs `wholeFanoutOnce`):
+ *     the whole run (`fanout`) and its late part, from the 200th subagent's start (`fanout-late`).
  * For each: the longest task (long-task entries) and the longest frame (long-animation-frame
  * entries). Pages are driven by keys and plain DOM reads while measuring: Playwright's role queries
  * run on the page's thread too, and over 340 regions they take longer than the app.
@@ -23,7 +24,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { launchBenchBrowser, readyPage } from './built-app.mjs';
-import { fanoutBench } from './fanout-bench.mjs';
+import { startMockApi } from './mock-api.mjs';
+import { wholeFanoutOnce } from './fanout-bench.mjs';
 import { parallelRecord } from './records.mjs';
 import { serveStatic } from './serve-static.mjs';
 import { median, round } from './stats.mjs';
@@ -206,8 +208,14 @@ export async function bigrunBench(builds, reps = 3, parts = ['present', 'step', 
         if (parts.includes('present')) add(name, 'present', await presentOnce(browser, url, json));
         if (parts.includes('step')) add(name, 'step', await stepOnce(browser, url, json));
         if (parts.includes('fanout')) {
-          const fan = await fanoutBench(browser, url, 1);
-          add(name, 'fanout', { task: fan.longestTaskMaxMs, frame: fan.longestFrameMaxMs });
+          const mock = await startMockApi({ port: 0 });
+          try {
+            const fan = await wholeFanoutOnce(browser, url, mock.url);
+            add(name, 'fanout', { task: fan.task, frame: fan.frame });
+            add(name, 'fanout-late', { task: fan.lateTask, frame: fan.lateFrame });
+          } finally {
+            await mock.close();
+          }
         }
         console.log(`  ${name} #${i + 1}: ${JSON.stringify(figures[name])}`);
       }

@@ -4,10 +4,13 @@
  * `mock-fanout` with `depth=3`), with the default of 8 subagents at once: the page's longest frame
  * while it runs (long-animation-frame entries, rAF gaps where those are missing), and the time from
  * a Stop click to the status saying `Stopped` (target: 200 ms), and its longest task (long-task
- * entries; target: 200 ms). What the cap does is the end-to-end
- * test's (e2e/subagent-cap.spec.ts); how the page holds up is measured here.
+ * entries; target: 200 ms). `wholeFanoutOnce` runs it to its end instead: the longest task and
+ * frame of the whole run and of its late part (from the LATE_FROMth subagent's start), with the
+ * late part's longest frames and what took them (the bigrun bench compares builds with it). What
+ * the cap does is the end-to-end test's (e2e/subagent-cap.spec.ts); how the page holds up is
+ * measured here.
  *
- * Usage: node scripts/fanout-bench.mjs http://127.0.0.1:41731
+ * Usage: node scripts/fanout-bench.mjs http://127.0.0.1:41731 [whole]
  * (npm run bench runs it against the server it starts; `npm run bench -- fanout` runs it alone.)
  */
 import { pathToFileURL } from 'node:url';
@@ -75,6 +78,79 @@ async function fanoutOnce(browser, appURL, mockURL) {
   });
 }
 
+/** The whole run's late part: from this subagent's start to the run's end. */
+export const LATE_FROM = 200;
+
+/**
+ * A whole fan-out run in a fresh page, to its end (`run:finished`): the longest task and frame of
+ * the whole run and of its late part (from the LATE_FROMth subagent's start), and, with `scripts`,
+ * the late part's longest frames with what took them (long-animation-frame scripts).
+ */
+export async function wholeFanoutOnce(browser, appURL, mockURL, { scripts = false } = {}) {
+  const context = await browser.newContext({
+    viewport: { width: 1440, height: 900 },
+    serviceWorkers: 'block',
+  });
+  const page = await context.newPage();
+  await page.goto(
+    `${appURL}/?provider=anthropic&sandbox=local&baseURL=${encodeURIComponent(mockURL)}&model=mock-fanout&depth=3`,
+  );
+  await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByRole('textbox', { name: 'API key' }).fill('sk-bench-any-key');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.evaluate((lateFrom) => {
+    const seen = (window.__whole = { task: 0, frame: 0, lateTask: 0, lateFrame: 0, frames: [] });
+    const late = () => performance.getEntriesByName('subagent:spawn').length >= lateFrom;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        seen.task = Math.max(seen.task, entry.duration);
+        if (late()) seen.lateTask = Math.max(seen.lateTask, entry.duration);
+      }
+    }).observe({ type: 'longtask' });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        seen.frame = Math.max(seen.frame, entry.duration);
+        if (!late()) continue;
+        seen.lateFrame = Math.max(seen.lateFrame, entry.duration);
+        if (entry.duration < 100) continue;
+        seen.frames.push({
+          ms: Math.round(entry.duration),
+          styleAndLayoutMs: Math.round(entry.startTime + entry.duration - entry.styleAndLayoutStart),
+          scripts: entry.scripts
+            .filter((s) => s.duration >= 5)
+            .map((s) => ({
+              ms: Math.round(s.duration),
+              forcedLayoutMs: Math.round(s.forcedStyleAndLayoutDuration),
+              what: `${s.invoker} ${s.sourceFunctionName}@${s.sourceURL.split('/').pop()}:${s.sourceCharPosition}`,
+            })),
+        });
+      }
+    }).observe({ type: 'long-animation-frame' });
+  }, LATE_FROM);
+  await page.getByRole('textbox', { name: 'Prompt' }).fill('Look at every part of the project.');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.waitForFunction(() => performance.getEntriesByName('run:finished').length > 0, null, {
+    timeout: 600_000,
+    polling: 1000,
+  });
+  const out = await page.evaluate(async () => {
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100)));
+    const seen = window.__whole;
+    return {
+      task: seen.task,
+      frame: seen.frame,
+      lateTask: seen.lateTask,
+      lateFrame: seen.lateFrame,
+      spawned: performance.getEntriesByName('subagent:spawn').length,
+      frames: seen.frames.sort((a, b) => b.ms - a.ms).slice(0, 8),
+    };
+  });
+  await context.close();
+  if (!scripts) delete out.frames;
+  return out;
+}
+
 /** `reps` fan-out runs, each in a fresh page: medians and maxima. */
 export async function fanoutBench(browser, appURL, reps = 3) {
   const mock = await startMockApi({ port: 0 });
@@ -100,9 +176,18 @@ export async function fanoutBench(browser, appURL, reps = 3) {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const appURL = process.argv[2];
-  if (!appURL) throw new Error('usage: node scripts/fanout-bench.mjs <app URL>');
+  const [appURL, mode] = process.argv.slice(2);
+  if (!appURL) throw new Error('usage: node scripts/fanout-bench.mjs <app URL> [whole]');
   const browser = await chromium.launch(await chromiumLaunchOptions(['--no-sandbox', '--disable-gpu']));
-  console.log(JSON.stringify(await fanoutBench(browser, appURL), null, 2));
+  if (mode === 'whole') {
+    const mock = await startMockApi({ port: 0 });
+    try {
+      console.log(
+        JSON.stringify(await wholeFanoutOnce(browser, appURL, mock.url, { scripts: true }), null, 2),
+      );
+    } finally {
+      await mock.close();
+    }
+  } else console.log(JSON.stringify(await fanoutBench(browser, appURL), null, 2));
   await browser.close();
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { demoRecord } from '../../test/demo-run';
-import { isolationCheck } from './isolation';
+import { isolationCheck, isolationSummary } from './isolation';
 import { callOf } from './measures';
 import type { RecordEvent } from './record';
 import { reduceAll } from './reduce-range';
@@ -53,5 +53,25 @@ describe('the isolation check', () => {
     const firstCall = record.events.findIndex((e) => e.type === 'model_start' && e.agent === 'subagent-1');
     const atFirst = isolationCheck(record, firstCall + 1);
     expect(atFirst.agents[0].calls).toHaveLength(1);
+  });
+
+  it('sums a check up in figures: its subagents, their calls, and those that carried something', async () => {
+    const isolated = isolationCheck(await demoRecord(PROMPT_1));
+    const forked = isolationCheck(await demoRecord(PROMPT_1, { context: 'fork' }));
+    const calls = (check: typeof isolated) =>
+      check.agents.reduce((sum, agent) => sum + agent.calls.length, 0);
+    expect(isolationSummary(isolated)).toEqual({ agents: 1, calls: calls(isolated), carried: 0 });
+    expect(isolationSummary(forked)).toEqual({ agents: 1, calls: calls(forked), carried: 1 });
+    // Both checks together: a subagent that has made no call yet counts as one, with no call.
+    const waiting = {
+      ...isolated.agents[0],
+      agent: 'subagent-2',
+      calls: [],
+      carriedMessages: 0,
+      carriedChars: 0,
+    };
+    expect(
+      isolationSummary({ checkable: true, agents: [...isolated.agents, ...forked.agents, waiting] }),
+    ).toEqual({ agents: 3, calls: calls(isolated) + calls(forked), carried: 1 });
   });
 });

@@ -47,6 +47,27 @@ export interface IsolationCheck {
   agents: AgentCheck[];
 }
 
+/** A check in figures, for a run of more subagents than a list can show at a glance. */
+export interface IsolationSummary {
+  /** The subagents checked (those that have made no call yet among them). */
+  agents: number;
+  /** Their calls, all checked. */
+  calls: number;
+  /** The subagents at least one of whose calls carried something of their caller's. */
+  carried: number;
+}
+
+/** The check's figures in all: the same per-subagent results the list shows, counted. */
+export function isolationSummary(check: IsolationCheck): IsolationSummary {
+  let calls = 0;
+  let carried = 0;
+  for (const agent of check.agents) {
+    calls += agent.calls.length;
+    if (agent.carriedMessages > 0) carried++;
+  }
+  return { agents: check.agents.length, calls, carried };
+}
+
 /** The JSON text of a message's blocks (a plain string prompt is one text block). */
 function blocksOf(message: Message): string[] {
   if (typeof message.content === 'string') return [JSON.stringify({ type: 'text', text: message.content })];

@@ -140,6 +140,42 @@ describe('what the charts read from a record', () => {
     expect(rows.get('subagent-3')).toMatchObject({ start: 2, queuedUntil: 60, end: 60 });
   });
 
+  it('orders a fan-out as a tree: the sandbox, the parent, then each subagent under its caller, in turn', () => {
+    const record = newRecord('r', 0, 'hi', DEMO_SETTINGS as RunSettings);
+    const spawn = (agent: string, from: string, t: number): RecordEvent => ({
+      t,
+      type: 'spawn',
+      agent,
+      from,
+      taskId: agent,
+      description: 'd',
+      messages: [],
+    });
+    // Four at every level, two levels deep, spawned breadth first (as a run with a cap starts them).
+    const events: RecordEvent[] = [{ t: 0, type: 'worker', worker: 'sandbox', phase: 'created' }];
+    events.push({ t: 0, type: 'worker', worker: 'parent', phase: 'created' });
+    const expected = ['sandbox', 'parent'];
+    let n = 0;
+    const level: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const id = `subagent-${++n}`;
+      events.push(spawn(id, 'parent', n));
+      level.push(id);
+    }
+    for (const caller of level) {
+      expected.push(caller);
+      for (let i = 0; i < 4; i++) {
+        const id = `subagent-${++n}`;
+        events.push(spawn(id, caller, n));
+        expected.push(id);
+      }
+    }
+    record.events = events;
+    const rows = workersTimeline(record).rows;
+    expect(rows.map((r) => r.id)).toEqual(expected);
+    expect(rows.map((r) => r.depth)).toEqual([0, 0, ...level.flatMap(() => [1, 2, 2, 2, 2])]);
+  });
+
   it('ends the wait when the worker is noted ready, if its creation was not noted', () => {
     const record = newRecord('r', 0, 'hi', DEMO_SETTINGS as RunSettings);
     record.events = [

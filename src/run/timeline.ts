@@ -153,18 +153,33 @@ export function workersTimeline(record: RunRecord): { rows: WorkerRow[]; end: nu
   return { rows: treeOrder([...rows.values()]), end };
 }
 
-/** The sandbox first, then the parent, then each subagent under the agent that started it. */
+/**
+ * The sandbox first, then the parent, then each subagent under the agent that started it (children
+ * in the order they came). One pass: a fan-out has hundreds of rows, ordered again at every frame.
+ */
 function treeOrder(rows: WorkerRow[]): WorkerRow[] {
   const out: WorkerRow[] = [];
-  const sandbox = rows.filter((r) => !r.from && r.id !== 'parent' && !r.id.startsWith('subagent-'));
-  const visit = (id: string) => {
-    const r = rows.find((x) => x.id === id);
-    if (r) out.push(r);
-    for (const child of rows.filter((x) => x.from === id)) visit(child.id);
+  const placed = new Set<WorkerRow>();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const children = new Map<string, WorkerRow[]>();
+  for (const r of rows)
+    if (r.from) {
+      const list = children.get(r.from);
+      if (list) list.push(r);
+      else children.set(r.from, [r]);
+    }
+  const place = (r: WorkerRow) => {
+    out.push(r);
+    placed.add(r);
   };
-  out.push(...sandbox);
+  for (const r of rows) if (!r.from && r.id !== 'parent' && !r.id.startsWith('subagent-')) place(r);
+  const visit = (id: string) => {
+    const r = byId.get(id);
+    if (r && !placed.has(r)) place(r);
+    for (const child of children.get(id) ?? []) if (!placed.has(child)) visit(child.id);
+  };
   visit('parent');
-  for (const r of rows) if (!out.includes(r)) out.push(r);
+  for (const r of rows) if (!placed.has(r)) place(r);
   return out;
 }
 

@@ -27,6 +27,7 @@ export function alignedData(
   calls: readonly PlottedCall[],
   compared: readonly PlottedRun[],
   agents: readonly string[],
+  lineFor: (agent: string) => string = (agent) => agent,
 ): uPlot.AlignedData {
   const n = Math.max(calls.at(-1)?.seq ?? 0, ...compared.map((run) => run.calls.at(-1)?.seq ?? 0));
   const xs = Array.from({ length: n }, (_, i) => i + 1);
@@ -40,10 +41,85 @@ export function alignedData(
   const lines = agents.map(column);
   const lineOf = new Map(agents.map((agent, i) => [agent, lines[i]]));
   for (const c of calls) {
-    const ys = lineOf.get(c.agent);
+    const ys = lineOf.get(lineFor(c.agent));
     if (ys) ys[c.seq - 1] = c.sent;
   }
   return [xs, ...runs, ...lines];
+}
+
+/**
+ * Above this many subagents the chart draws them all as one series (SUBAGENTS_LINE): each still
+ * its own steps in its own colour, but one series to draw, not hundreds (each of which uPlot walks
+ * over every call of the run, at every draw), and one key in the legend.
+ */
+export const GROUPED_ABOVE = 12;
+
+/** The key of the series that holds every subagent's calls in a grouped chart. */
+export const SUBAGENTS_LINE = 'subagents';
+
+/** The chart's lines: an agent each, or the parent and one for all its subagents (a large run). */
+export function chartLines(agents: readonly string[]): string[] {
+  const subagents = agents.filter((agent) => agent !== 'parent').length;
+  if (subagents <= GROUPED_ABOVE) return [...agents];
+  return agents.includes('parent') ? ['parent', SUBAGENTS_LINE] : [SUBAGENTS_LINE];
+}
+
+/** The line an agent's calls are drawn on (see chartLines). */
+export function lineForAgent(lines: readonly string[], agent: string): string {
+  return lines.includes(SUBAGENTS_LINE) && agent !== 'parent' ? SUBAGENTS_LINE : agent;
+}
+
+/** Where a path goes: a Path2D, or a test's list. */
+export interface PathSink {
+  moveTo(x: number, y: number): void;
+  lineTo(x: number, y: number): void;
+}
+
+/**
+ * Every subagent's own steps in one series: per agent, from its first call to its last, its value
+ * held until its next call (as the per-agent lines step, uPlot's `stepped` with `align: 1`). `sink`
+ * gives the path an agent is drawn on (a path per colour); `x` and `y` place a call's number and
+ * tokens on the canvas. One pass over the calls.
+ */
+export function traceSubagentSteps(
+  calls: readonly PlottedCall[],
+  x: (seq: number) => number,
+  y: (sent: number) => number,
+  sink: (agent: string) => PathSink,
+): void {
+  const last = new Map<string, { x: number; y: number }>();
+  for (const c of calls) {
+    if (c.agent === 'parent') continue;
+    const px = x(c.seq);
+    const py = y(c.sent);
+    const path = sink(c.agent);
+    const before = last.get(c.agent);
+    if (before) {
+      path.moveTo(before.x, before.y);
+      path.lineTo(px, before.y);
+      path.lineTo(px, py);
+    } else {
+      path.moveTo(px, py);
+      path.lineTo(px, py);
+    }
+    last.set(c.agent, { x: px, y: py });
+  }
+}
+
+/**
+ * What is drawn in one colour (a path, its marks), made as first asked for: one stroke per colour
+ * however many agents or marks share it. `all` lists them in the order first asked for.
+ */
+export function byColor<T>(make: () => T): { of(color: string): T; all: Map<string, T> } {
+  const all = new Map<string, T>();
+  return {
+    all,
+    of(color) {
+      let item = all.get(color);
+      if (item === undefined) all.set(color, (item = make()));
+      return item;
+    },
+  };
 }
 
 /** An agent's line: the parent's wider than its subagents'. */

@@ -116,4 +116,33 @@ describe('following the ends of several arrays in one frame', () => {
     expect(log.some((entry) => entry.startsWith('write'))).toBe(false);
     expect(nextFrame()).toBe(0);
   });
+
+  it("reads the scrollers after the frame's layout, where a ResizeObserver reports", () => {
+    frames = [];
+    vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => frames.push(callback));
+    const reports: Array<() => void> = [];
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        constructor(private callback: () => void) {}
+        observe(): void {
+          reports.push(this.callback);
+        }
+        unobserve(): void {}
+      },
+    );
+    vi.stubGlobal('document', { documentElement: {} });
+    const log: string[] = [];
+    const element = fakeScroller('parent', log, 1000);
+    endFollower(
+      () => scrollElementToEnd(element, () => true),
+      () => false,
+    ).request();
+    nextFrame();
+    // The frame's callback ran: nothing read yet, until the layout is reported.
+    expect(log).toEqual([]);
+    expect(reports).toHaveLength(1);
+    reports.shift()!();
+    expect(log.filter((entry) => entry.startsWith('write'))).toEqual(['write parent']);
+  });
 });

@@ -55,11 +55,33 @@ let frame = 0;
 /**
  * Runs `scroll` in the next frame, once however often it is asked for. Every scroll asked for in
  * one frame (each array following its end) reads first, then all of them write: one after another,
- * each read after another's write made the browser lay out the page again, once per array.
+ * each read after another's write made the browser lay out the page again, once per array. The
+ * reads wait for the frame's own layout (afterLayout): read in the frame's callback, they laid out
+ * the page before the other callbacks of that frame changed it, and it was laid out twice.
  */
 export function scrollInFrame(scroll: FrameScroll): void {
   queued.add(scroll);
-  frame ||= requestAnimationFrame(runFrame);
+  frame ||= requestAnimationFrame(() => afterLayout(runFrame));
+}
+
+let layoutWatch: ResizeObserver | undefined;
+let afterLayoutRun: (() => void) | null = null;
+
+/**
+ * Runs `run` once the frame is laid out, where sizes read cost no layout: a ResizeObserver reports
+ * a target it has just begun to observe after the next layout, so the page's root is observed
+ * afresh. Without ResizeObserver, at once.
+ */
+export function afterLayout(run: () => void): void {
+  if (typeof ResizeObserver !== 'function' || typeof document === 'undefined') return run();
+  afterLayoutRun = run;
+  layoutWatch ??= new ResizeObserver(() => {
+    const next = afterLayoutRun;
+    afterLayoutRun = null;
+    next?.();
+  });
+  layoutWatch.unobserve(document.documentElement);
+  layoutWatch.observe(document.documentElement);
 }
 
 function runFrame(): void {
