@@ -6,7 +6,9 @@
  * a sentence, and its list, on request, checks every call the ledger counts.
  */
 import type { Page } from '@playwright/test';
-import { expect, openOnEndpoint, status, test } from './fixtures';
+import type { RunRecord } from '../src/run/record';
+import { Replay } from '../src/run/replay';
+import { expect, exportRun, openOnEndpoint, status, test } from './fixtures';
 
 const SUBAGENTS = 20;
 const chart = (page: Page) => page.getByRole('region', { name: 'Context per model call' });
@@ -22,17 +24,15 @@ interface Row {
   received: number;
 }
 
-/** Each agent's figures as the page's own view holds them: what its column writes. */
-function ledgers(page: Page) {
-  return page.evaluate(() => {
-    interface Agent {
-      id: string;
-      ledger: { calls: number; sent: number; received: number };
-    }
-    const shown = (window as unknown as { __s04: { shown: { parent: Agent; subagents: Agent[] } } }).__s04
-      .shown;
-    return [shown.parent, ...shown.subagents].map((a) => ({ id: a.id, ...a.ledger }));
-  });
+/**
+ * Each agent's figures by the call ledger, computed here from the run the page exports (`Export
+ * run`) with the app's own replay: what each agent's column writes at the run's end.
+ */
+async function ledgers(page: Page) {
+  const record = JSON.parse(await exportRun(page)) as RunRecord;
+  const replay = new Replay(record.events);
+  const view = replay.at(replay.steps);
+  return [view.parent, ...view.subagents].map((a) => ({ id: a.id, ...a.ledger }));
 }
 
 /** An agent's name as every view writes it. */
