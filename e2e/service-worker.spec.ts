@@ -73,6 +73,8 @@ test('the first install waits while the learner moves through a run, and is made
   });
   await open(page);
   await importFile(page, 'calls-40.json', JSON.stringify(parentCallsRecord(40, 200)));
+  // The run is read off the page's thread: the scrub starts once it is on screen, at its end.
+  await expect(status(page)).toHaveText(/^Finished/);
   const slider = page.getByRole('slider', { name: 'Step' });
   await slider.focus();
   // A learner holding an arrow key, back and forth: each step taken before the next key. Until
