@@ -40,99 +40,44 @@ export interface WorkerRow {
   segments: Segment[];
 }
 
-/** Every worker of a record, from created (or the record's start) to terminated, with its calls. */
+/** A record's timeline as far as it was read: read on from there when the record grows. */
+interface Progress {
+  read: number;
+  rows: Map<string, WorkerRow>;
+  openModel: Map<string, { start: number; event: number; call: number }>;
+  openTools: Map<string, { agent: string; name: string; start: number; event: number }>;
+}
+
+const progress = new WeakMap<RunRecord, Progress>();
+
+/** The row of a worker, made when first seen. */
+function rowOf(rows: Map<string, WorkerRow>, id: string, t: number): WorkerRow {
+  let r = rows.get(id);
+  if (!r) {
+    r = { id, from: null, depth: 0, start: t, end: null, segments: [] };
+    rows.set(id, r);
+  }
+  return r;
+}
+
+/**
+ * Every worker of a record, from created (or the record's start) to terminated, with its calls.
+ * A record only grows: what was read is kept, and a live run's next look reads only the events
+ * added since (a live fan-out asks at every frame). Each look returns rows of its own.
+ */
 export function workersTimeline(record: RunRecord): { rows: WorkerRow[]; end: number } {
-  const rows = new Map<string, WorkerRow>();
-  const row = (id: string, t: number): WorkerRow => {
-    let r = rows.get(id);
-    if (!r) {
-      r = { id, from: null, depth: 0, start: t, end: null, segments: [] };
-      rows.set(id, r);
-    }
-    return r;
-  };
-  const openModel = new Map<string, { start: number; event: number; call: number }>();
-  const openTools = new Map<string, { agent: string; name: string; start: number; event: number }>();
+  let p = progress.get(record);
+  if (!p || p.read > record.events.length) {
+    p = { read: 0, rows: new Map(), openModel: new Map(), openTools: new Map() };
+    progress.set(record, p);
+  }
+  for (; p.read < record.events.length; p.read++) readEvent(p, record.events[p.read], p.read);
   const end = record.events.at(-1)?.t ?? 0;
-  record.events.forEach((event: RecordEvent, i) => {
-    switch (event.type) {
-      case 'worker': {
-        const known = rows.has(event.worker);
-        const r = row(event.worker, event.t);
-        // Its turn came when its worker was created; a record that notes only the worker ready
-        // (a spare's, or one written before workers' creation was recorded) shows it from then.
-        if (event.phase !== 'terminated' && known && r.queuedUntil === null) r.queuedUntil = event.t;
-        if (event.phase === 'terminated') {
-          r.end = event.t;
-          if (r.queuedUntil === null) r.queuedUntil = event.t; // stopped while it waited
-        }
-        break;
-      }
-      case 'spawn': {
-        // Its task was called before its worker was created: it waits for a turn until then.
-        const waits = !rows.has(event.agent);
-        const r = row(event.agent, event.t);
-        if (waits) r.queuedUntil = null;
-        r.from = event.from;
-        r.depth = (rows.get(event.from)?.depth ?? 0) + 1;
-        break;
-      }
-      case 'status':
-        // Over: a task still waiting for its turn never got one.
-        if (event.status.kind === 'running') break;
-        for (const r of rows.values()) {
-          if (r.queuedUntil !== null) continue;
-          r.queuedUntil = event.t;
-          r.end ??= event.t;
-        }
-        break;
-      case 'model_start':
-        row(event.agent, event.t);
-        openModel.set(event.agent, { start: event.t, event: i, call: event.call });
-        break;
-      case 'model_end': {
-        const started = openModel.get(event.agent);
-        if (!started) break;
-        openModel.delete(event.agent);
-        row(event.agent, started.start).segments.push({
-          kind: 'model',
-          label: `model call ${started.call}`,
-          start: started.start,
-          end: event.t,
-          event: started.event,
-          call: started.call,
-        });
-        break;
-      }
-      case 'tool_start':
-        openTools.set(`${event.agent}:${event.id}`, {
-          agent: event.agent,
-          name: event.name,
-          start: event.t,
-          event: i,
-        });
-        break;
-      case 'tool_end': {
-        const key = `${event.agent}:${event.id}`;
-        const started = openTools.get(key);
-        if (!started) break;
-        openTools.delete(key);
-        row(event.agent, started.start).segments.push({
-          kind: 'tool',
-          label: event.name,
-          start: started.start,
-          end: event.t,
-          event: started.event,
-        });
-        break;
-      }
-      default:
-        break;
-    }
-  });
+  const rows = new Map<string, WorkerRow>();
+  for (const [id, r] of p.rows) rows.set(id, { ...r, segments: [...r.segments] });
   // Calls still open at the record's end (a live run, or one cut short) run to that end.
-  for (const [agent, started] of openModel) {
-    row(agent, started.start).segments.push({
+  for (const [agent, started] of p.openModel) {
+    rowOf(rows, agent, started.start).segments.push({
       kind: 'model',
       label: `model call ${started.call}`,
       start: started.start,
@@ -141,8 +86,8 @@ export function workersTimeline(record: RunRecord): { rows: WorkerRow[]; end: nu
       call: started.call,
     });
   }
-  for (const started of openTools.values()) {
-    row(started.agent, started.start).segments.push({
+  for (const started of p.openTools.values()) {
+    rowOf(rows, started.agent, started.start).segments.push({
       kind: 'tool',
       label: started.name,
       start: started.start,
@@ -151,6 +96,86 @@ export function workersTimeline(record: RunRecord): { rows: WorkerRow[]; end: nu
     });
   }
   return { rows: treeOrder([...rows.values()]), end };
+}
+
+/** Reads the `i`th event of a record into its timeline so far. */
+function readEvent(p: Progress, event: RecordEvent, i: number): void {
+  const { rows, openModel, openTools } = p;
+  const row = (id: string, t: number): WorkerRow => rowOf(rows, id, t);
+  switch (event.type) {
+    case 'worker': {
+      const known = rows.has(event.worker);
+      const r = row(event.worker, event.t);
+      // Its turn came when its worker was created; a record that notes only the worker ready
+      // (a spare's, or one written before workers' creation was recorded) shows it from then.
+      if (event.phase !== 'terminated' && known && r.queuedUntil === null) r.queuedUntil = event.t;
+      if (event.phase === 'terminated') {
+        r.end = event.t;
+        if (r.queuedUntil === null) r.queuedUntil = event.t; // stopped while it waited
+      }
+      break;
+    }
+    case 'spawn': {
+      // Its task was called before its worker was created: it waits for a turn until then.
+      const waits = !rows.has(event.agent);
+      const r = row(event.agent, event.t);
+      if (waits) r.queuedUntil = null;
+      r.from = event.from;
+      r.depth = (rows.get(event.from)?.depth ?? 0) + 1;
+      break;
+    }
+    case 'status':
+      // Over: a task still waiting for its turn never got one.
+      if (event.status.kind === 'running') break;
+      for (const r of rows.values()) {
+        if (r.queuedUntil !== null) continue;
+        r.queuedUntil = event.t;
+        r.end ??= event.t;
+      }
+      break;
+    case 'model_start':
+      row(event.agent, event.t);
+      openModel.set(event.agent, { start: event.t, event: i, call: event.call });
+      break;
+    case 'model_end': {
+      const started = openModel.get(event.agent);
+      if (!started) break;
+      openModel.delete(event.agent);
+      row(event.agent, started.start).segments.push({
+        kind: 'model',
+        label: `model call ${started.call}`,
+        start: started.start,
+        end: event.t,
+        event: started.event,
+        call: started.call,
+      });
+      break;
+    }
+    case 'tool_start':
+      openTools.set(`${event.agent}:${event.id}`, {
+        agent: event.agent,
+        name: event.name,
+        start: event.t,
+        event: i,
+      });
+      break;
+    case 'tool_end': {
+      const key = `${event.agent}:${event.id}`;
+      const started = openTools.get(key);
+      if (!started) break;
+      openTools.delete(key);
+      row(event.agent, started.start).segments.push({
+        kind: 'tool',
+        label: event.name,
+        start: started.start,
+        end: event.t,
+        event: started.event,
+      });
+      break;
+    }
+    default:
+      break;
+  }
 }
 
 /**
