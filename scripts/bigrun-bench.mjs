@@ -52,6 +52,18 @@ const WATCH = () => {
 };
 
 /** The longest task and frame since the last read, once the page has drawn and gone idle. */
+/** The keys pressed at each place: on, back, on again (six forward and two back). */
+const WALK = [
+  'ArrowRight',
+  'ArrowRight',
+  'ArrowRight',
+  'ArrowLeft',
+  'ArrowRight',
+  'ArrowLeft',
+  'ArrowRight',
+  'ArrowRight',
+];
+
 async function takeLong(page) {
   return page.evaluate(async () => {
     await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50)));
@@ -110,16 +122,7 @@ async function presentOnce(browser, appURL, json) {
       /Presenting: paused/.test(document.querySelector('[role="status"]').textContent),
     );
     note(await takeLong(page));
-    for (const key of [
-      'ArrowRight',
-      'ArrowRight',
-      'ArrowRight',
-      'ArrowLeft',
-      'ArrowRight',
-      'ArrowLeft',
-      'ArrowRight',
-      'ArrowRight',
-    ]) {
+    for (const key of WALK) {
       await pressAndWait(page, key);
       note(await takeLong(page));
     }
@@ -143,16 +146,7 @@ async function stepOnce(browser, appURL, json) {
   for (const place of PLACES) {
     await page.evaluate((step) => window.__s04.stepTo(step), Math.round(place * steps));
     note(await takeLong(page));
-    for (const key of [
-      'ArrowRight',
-      'ArrowRight',
-      'ArrowRight',
-      'ArrowLeft',
-      'ArrowRight',
-      'ArrowLeft',
-      'ArrowRight',
-      'ArrowRight',
-    ]) {
+    for (const key of WALK) {
       await pressAndWait(page, key);
       note(await takeLong(page));
     }

@@ -18,8 +18,8 @@ import { chromium } from 'playwright';
 import { chromiumLaunchOptions } from './built-app.mjs';
 import { startMockApi } from './mock-api.mjs';
 
-/** One fan-out run in a fresh page: its longest frame before Stop, and Stop to `Stopped` (ms). */
-async function fanoutOnce(browser, appURL, mockURL) {
+/** A fresh page on the mock API's fan-out (`depth=3`), its sandbox ready and a key saved. */
+async function fanoutPage(browser, appURL, mockURL) {
   const context = await browser.newContext({
     viewport: { width: 1440, height: 900 },
     serviceWorkers: 'block',
@@ -32,6 +32,12 @@ async function fanoutOnce(browser, appURL, mockURL) {
   await page.getByRole('button', { name: 'Settings' }).click();
   await page.getByRole('textbox', { name: 'API key' }).fill('sk-bench-any-key');
   await page.getByRole('button', { name: 'Save' }).click();
+  return { context, page };
+}
+
+/** One fan-out run in a fresh page: its longest frame before Stop, and Stop to `Stopped` (ms). */
+async function fanoutOnce(browser, appURL, mockURL) {
+  const { page } = await fanoutPage(browser, appURL, mockURL);
   await page.evaluate(() => {
     const frames = (window.__fanoutFrames = { longest: 0, gaps: 0, task: 0 });
     new PerformanceObserver((list) => {
@@ -87,18 +93,7 @@ export const LATE_FROM = 200;
  * the late part's longest frames with what took them (long-animation-frame scripts).
  */
 export async function wholeFanoutOnce(browser, appURL, mockURL, { scripts = false } = {}) {
-  const context = await browser.newContext({
-    viewport: { width: 1440, height: 900 },
-    serviceWorkers: 'block',
-  });
-  const page = await context.newPage();
-  await page.goto(
-    `${appURL}/?provider=anthropic&sandbox=local&baseURL=${encodeURIComponent(mockURL)}&model=mock-fanout&depth=3`,
-  );
-  await page.waitForFunction(() => performance.getEntriesByName('sandbox:ready').length > 0);
-  await page.getByRole('button', { name: 'Settings' }).click();
-  await page.getByRole('textbox', { name: 'API key' }).fill('sk-bench-any-key');
-  await page.getByRole('button', { name: 'Save' }).click();
+  const { context, page } = await fanoutPage(browser, appURL, mockURL);
   await page.evaluate((lateFrom) => {
     const seen = (window.__whole = { task: 0, frame: 0, lateTask: 0, lateFrame: 0, frames: [] });
     const late = () => performance.getEntriesByName('subagent:spawn').length >= lateFrom;
