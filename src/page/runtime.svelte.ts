@@ -24,7 +24,7 @@ import { Comparison, type Comparable, type RunChoice } from './comparison.svelte
 import { Conversation, type AgentPool, type RunSetup } from './conversation';
 import type { LocalSandboxHost } from './local-sandbox';
 import { startWhenQuiet } from './quiet';
-import { Recorder, type RunKeeping } from './recorder.svelte';
+import type { Recorder } from './recorder.svelte';
 import { SandboxSession, type SandboxEvents } from './sandbox-session.svelte';
 import { Warmup, type ScreenLoads } from './warmup.svelte';
 
@@ -45,29 +45,46 @@ export interface RunOptions {
   forRun(sandbox: { label: string; workdir: string }, choice: RunChoice): RunSetup;
 }
 
-/** What the runtime tells the screen around it, and asks of it. */
-export interface RuntimeScreen extends ScreenLoads {
-  /** A run is opened read-only on screen (a link, a record, History): viewing it contacts nothing. */
-  opened(): boolean;
+/** The runs on screen, as the runtime leaves and follows them (src/ui/viewer.svelte.ts). */
+export interface RunsOnScreen {
+  /** A run opened read-only (a link, a record, History), or null: viewing it contacts nothing. */
+  readonly opened: object | null;
   /** A run is starting: the screen leaves the run it had opened read-only, if any. */
-  leaveOpened(): void;
+  closeOpened(): void;
   /** The screen follows the live run's end (a run begins, a fresh conversation). */
   followLive(): void;
-  /** The model a run calls, as the screen lets it (the presenter holds it between steps). */
-  model(config: ModelConfig): ModelConfig;
-  /** An event was appended to the live record. */
-  recorded(event: RunEvent): void;
-  /** The page has started (the sandbox is ready, or failed to start): History's list is read. */
-  started(): void;
-  /** Once the page has started and is quiet: what the screen fetches for later (the dialogs' code). */
-  dialogs(): void;
 }
 
-/** The page's service worker, as the runtime starts it (./service-worker.svelte.ts). */
+/** What a live run passes through on screen (src/ui/presenter.svelte.ts). */
+export interface RunGate {
+  /** The model a run calls, as the screen lets it (the presenter holds it between steps). */
+  gated(config: ModelConfig): ModelConfig;
+  /** An event was appended to the live record. */
+  recorded(event: RunEvent): void;
+}
+
+/** What the runtime tells the screen around it, and asks of it. */
+export interface RuntimeScreen extends ScreenLoads {
+  readonly view: RunsOnScreen;
+  readonly gate: RunGate;
+  /** The page has started (the sandbox is ready, or failed to start): History's list is read. */
+  started(): void;
+}
+
+/** The page's service worker, as the runtime starts it and tells it of runs (./service-worker.svelte.ts). */
 export interface ServiceWorkerStart {
   /** It starts at once: the page must reload to become cross-origin isolated. */
   readonly urgent: boolean;
   start(): void;
+  /** A run or a comparison began (true) or ended: its install fetches nothing meanwhile. */
+  setBusy(busy: boolean): void;
+}
+
+/** What the page starts once it has started (see `startUp`). */
+export interface StartUpParts {
+  serviceWorker?: ServiceWorkerStart;
+  /** What the screen fetches for later once the page is quiet (the dialogs' code). */
+  dialogs?(): void;
 }
 
 /** How a call to `run` (or `compare`) ended: it ran (the record says how it ended), or why not. */
@@ -84,8 +101,8 @@ export interface RuntimeDeps {
   url: UrlSettings;
   ahead: RuntimeAhead;
   options: RunOptions;
-  /** Where the runs are kept (History). */
-  history: RunKeeping;
+  /** The live record, kept in History as it grows. */
+  recorder: Recorder;
   screen: RuntimeScreen;
   /** The agents' workers (AgentWorkers; fakes in tests). */
   agents?(lifecycle: Lifecycle): AgentPool;
@@ -112,13 +129,14 @@ export class Runtime implements Comparable {
   #runsEndedAt: number | null = null;
   /** When the learner last moved through a run (see `stepped`). */
   #steppedAt = -Infinity;
+  #serviceWorker: ServiceWorkerStart | undefined;
 
   constructor(deps: RuntimeDeps) {
     const { url, ahead, options, screen } = deps;
     this.#options = options;
     this.#screen = screen;
     this.#clock = deps.clock ?? performance;
-    this.recorder = new Recorder(deps.history);
+    this.recorder = deps.recorder;
     const events: SandboxEvents = {
       onChanges: (changes) => this.conversation.note({ type: 'files', changes }),
       onAdopted: () => {
@@ -130,7 +148,7 @@ export class Runtime implements Comparable {
       runEndedAt: () => this.#runsEndedAt,
       early: (sample) => ahead.takeSandbox(sample),
       // A run opened read-only (a link, a record, a session, an import, History) contacts nothing.
-      viewing: () => screen.opened(),
+      viewing: () => screen.view.opened !== null,
     };
     this.sandbox = deps.sandbox?.(events) ?? new SandboxSession(url, events, ahead.on);
     this.warmup = new Warmup(
@@ -149,7 +167,7 @@ export class Runtime implements Comparable {
         ...this.recorder.hooks,
         recorded: (event) => {
           recorded?.(event);
-          screen.recorded(event);
+          screen.gate.recorded(event);
         },
         spareChanged: (spare) => (this.warmup.spare = spare),
         wantsSpare: () => ahead.spare && this.warmup.boot.kind !== 'failed' && options.context !== 'none',
@@ -190,9 +208,13 @@ export class Runtime implements Comparable {
    * service worker starts at once where the page must reload to become cross-origin isolated.
    * From now on what is recorded is saved when the page goes away (`pagehide`).
    */
-  async startUp(opening: () => Promise<unknown>, serviceWorker?: ServiceWorkerStart): Promise<void> {
+  async startUp(
+    opening: () => Promise<unknown>,
+    { serviceWorker, dialogs }: StartUpParts = {},
+  ): Promise<void> {
     // Saved at once when the page goes away (a reload mid-run keeps everything recorded).
     globalThis.addEventListener?.('pagehide', this.#persist);
+    this.#serviceWorker = serviceWorker;
     const startServiceWorker = () => serviceWorker?.start();
     if (serviceWorker?.urgent) startServiceWorker();
     try {
@@ -204,7 +226,7 @@ export class Runtime implements Comparable {
     // History after the sandbox: IndexedDB is never on the way to the first run.
     this.#screen.started();
     // The dialogs' code, for their first open: not beside a first run (see Warmup.whenQuiet).
-    this.warmup.whenQuiet(() => this.#screen.dialogs());
+    if (dialogs) this.warmup.whenQuiet(dialogs);
     // Its install downloads the whole build (for the next visit, offline): never beside a
     // learner's runs, their moving through a run, nor python3's load ahead.
     startWhenQuiet(
@@ -231,8 +253,17 @@ export class Runtime implements Comparable {
     if (!prompt.trim()) return 'emptyPrompt';
     if (this.running) return 'busy';
     if (!(await this.#options.mayRun())) return 'refused';
-    this.#screen.leaveOpened();
+    this.#screen.view.closeOpened();
     this.#runsStarted++;
+    this.#serviceWorker?.setBusy(true);
+    try {
+      return await this.#run(prompt, choice);
+    } finally {
+      this.#serviceWorker?.setBusy(this.comparison.running);
+    }
+  }
+
+  async #run(prompt: string, choice: RunChoice): Promise<RunOutcome> {
     this.warmup.runStarting();
     try {
       await this.start();
@@ -240,9 +271,9 @@ export class Runtime implements Comparable {
       return 'notStarted'; // the status line says why
     }
     await this.sandbox.settled();
-    this.#screen.followLive();
+    this.#screen.view.followLive();
     const setup = this.#options.forRun(this.sandbox, choice);
-    setup.agent.model = this.#screen.model(setup.agent.model);
+    setup.agent.model = this.#screen.gate.gated(setup.agent.model);
     await this.conversation.run(prompt, setup);
     this.#runsEndedAt = this.#clock.now();
     this.warmup.runEnded();
@@ -259,14 +290,14 @@ export class Runtime implements Comparable {
   async runAfresh(prompt: string): Promise<RunOutcome> {
     if (!prompt.trim()) return 'emptyPrompt';
     if (this.running) return 'busy';
-    this.#screen.leaveOpened();
+    this.#screen.view.closeOpened();
     this.clear();
     return this.run(prompt);
   }
 
   /** A fresh conversation on a fresh copy of the sample project (each run of a comparison). */
   async startOver(): Promise<void> {
-    this.#screen.leaveOpened();
+    this.#screen.view.closeOpened();
     this.clear();
     await this.start();
     await this.sandbox.reset();
@@ -276,7 +307,12 @@ export class Runtime implements Comparable {
   async compare(prompt: string, withFork: boolean): Promise<RunOutcome> {
     if (!prompt.trim()) return 'emptyPrompt';
     if (this.busy) return 'busy';
-    await this.comparison.start(prompt, withFork);
+    this.#serviceWorker?.setBusy(true);
+    try {
+      await this.comparison.start(prompt, withFork);
+    } finally {
+      this.#serviceWorker?.setBusy(false);
+    }
     return 'ran';
   }
 
@@ -285,7 +321,7 @@ export class Runtime implements Comparable {
     if (this.running) return;
     this.conversation.clear();
     this.recorder.clear();
-    this.#screen.followLive();
+    this.#screen.view.followLive();
   }
 
   /** The presentation holds the live run (its clock stops), or lets it go on. */

@@ -13,7 +13,7 @@ import type { AgentSettings } from '../workers/agent/protocol';
 import type { AgentHandlers, Lifecycle, SubagentWorker } from './agent-workers';
 import type { RunChoice } from './comparison.svelte';
 import type { AgentPool, RunSetup } from './conversation';
-import type { Keeper, RunKeeping, Summarize } from './recorder.svelte';
+import { Recorder, type Keeper, type RunKeeping, type Summarize } from './recorder.svelte';
 import { Runtime, SERVICE_WORKER_AFTER_MS, STEPPING_QUIET_MS, type RuntimeScreen } from './runtime.svelte';
 import type { SandboxEvents, SandboxSession } from './sandbox-session.svelte';
 
@@ -168,14 +168,17 @@ function runtime(
     gated.add(copy);
     return copy;
   };
-  const screen = {
-    opened: options.opened ?? (() => false),
-    leaveOpened: vi.fn(),
+  const view = {
+    get opened() {
+      return (options.opened ?? (() => false))() ? {} : null;
+    },
+    closeOpened: vi.fn(),
     followLive: vi.fn(),
-    model: vi.fn(gate),
-    recorded: vi.fn((_event: RunEvent) => {}),
+  };
+  const screen = {
+    view,
+    gate: { gated: vi.fn(gate), recorded: vi.fn((_event: RunEvent) => {}) },
     started: vi.fn(),
-    dialogs: vi.fn(),
     soon: vi.fn(),
     beforeRun: vi.fn(),
     quiet: vi.fn(),
@@ -194,7 +197,7 @@ function runtime(
       takeAgent: () => undefined,
     },
     options: { context: options.context ?? 'isolated', mayRun, forRun },
-    history,
+    recorder: new Recorder(history),
     screen,
     agents: (lifecycle) => (pool = new FakePool(lifecycle)),
     sandbox: sandbox.make,
@@ -241,9 +244,9 @@ describe('Runtime: run', () => {
     expect(rt.status).toEqual({ kind: 'finished' });
     expect(rt.running).toBe(false);
     // The screen left what it had opened before the boot, and follows the live end once the run begins.
-    expect(screen.leaveOpened).toHaveBeenCalledOnce();
-    expect(screen.followLive).toHaveBeenCalledOnce();
-    expect(screen.recorded.mock.calls.map(([event]) => event.type)).toContain('run');
+    expect(screen.view.closeOpened).toHaveBeenCalledOnce();
+    expect(screen.view.followLive).toHaveBeenCalledOnce();
+    expect(screen.gate.recorded.mock.calls.map(([event]) => event.type)).toContain('run');
   });
 
   it.each([['none'], ['fork'], ['isolated']] as const)(
@@ -270,7 +273,7 @@ describe('Runtime: run', () => {
     const { rt, pool, screen } = runtime({ mayRun: () => Promise.resolve(false) });
     expect(await rt.run('go')).toBe('refused');
     expect(pool.requests).toEqual([]);
-    expect(screen.leaveOpened).not.toHaveBeenCalled();
+    expect(screen.view.closeOpened).not.toHaveBeenCalled();
     expect(rt.runsStarted).toBe(0);
   });
 
@@ -361,9 +364,9 @@ describe('Runtime: runAfresh (a prompt again, in a new conversation)', () => {
     const { rt, kept, screen } = runtime();
     await rt.run('first');
     const before = rt.record!;
-    screen.leaveOpened.mockClear();
+    screen.view.closeOpened.mockClear();
     expect(await rt.runAfresh('first')).toBe('ran');
-    expect(screen.leaveOpened).toHaveBeenCalled();
+    expect(screen.view.closeOpened).toHaveBeenCalled();
     expect(rt.record).not.toBe(before);
     expect(rt.record!.id).not.toBe(before.id);
     expect(kept.map((k) => k.record.id)).toEqual([before.id, rt.record!.id]);
@@ -388,7 +391,7 @@ describe('Runtime: startOver', () => {
     await rt.startOver();
     expect(rt.record).toBeNull();
     expect(sandbox.counts.resets).toBe(1);
-    expect(screen.leaveOpened).toHaveBeenCalledTimes(2);
+    expect(screen.view.closeOpened).toHaveBeenCalledTimes(2);
     expect(rt.status).toEqual({ kind: 'idle' });
   });
 });
@@ -442,13 +445,13 @@ describe('Runtime: clear', () => {
   it('a fresh conversation: nothing live, the screen at the live end, the record saved and let go', async () => {
     const { rt, kept, screen } = runtime();
     await rt.run('go');
-    screen.followLive.mockClear();
+    screen.view.followLive.mockClear();
     const saves = kept[0].saves.length;
     expect(kept[0].done).toBe(false);
     rt.clear();
     expect(rt.record).toBeNull();
     expect(rt.status).toEqual({ kind: 'idle' });
-    expect(screen.followLive).toHaveBeenCalledOnce();
+    expect(screen.view.followLive).toHaveBeenCalledOnce();
     await until(() => kept[0].saves.length > saves && kept[0].done);
   });
 
@@ -571,7 +574,9 @@ describe("Runtime: the page's start", () => {
   it('starts the service worker at once when the page must reload for isolation', async () => {
     const { rt } = runtime();
     const start = vi.fn();
-    const starting = rt.startUp(() => new Promise(() => {}), { urgent: true, start });
+    const starting = rt.startUp(() => new Promise(() => {}), {
+      serviceWorker: { urgent: true, start, setBusy: () => {} },
+    });
     expect(start).toHaveBeenCalledOnce();
     void starting;
   });
@@ -580,7 +585,7 @@ describe("Runtime: the page's start", () => {
     vi.useFakeTimers();
     const { rt, clock } = runtime();
     const start = vi.fn();
-    await rt.startUp(() => Promise.resolve(), { urgent: false, start });
+    await rt.startUp(() => Promise.resolve(), { serviceWorker: { urgent: false, start, setBusy: () => {} } });
     await vi.advanceTimersByTimeAsync(SERVICE_WORKER_AFTER_MS - 100);
     expect(start).not.toHaveBeenCalled();
     // The learner steps through a run: the clock stands still, so they are at it until it moves on.
@@ -592,13 +597,29 @@ describe("Runtime: the page's start", () => {
     expect(start).toHaveBeenCalledOnce();
   });
 
+  it('tells the service worker when runs and comparisons begin and end, and nothing between the modes of one', async () => {
+    const { rt } = runtime();
+    const busy: boolean[] = [];
+    const serviceWorker = { urgent: false, start: () => {}, setBusy: (b: boolean) => void busy.push(b) };
+    await rt.startUp(() => Promise.resolve(), { serviceWorker });
+    await rt.run('go');
+    expect(busy).toEqual([true, false]);
+    busy.length = 0;
+    await rt.compare('go', false);
+    // Each mode's run says busy again (it already is); none says idle before the comparison is over.
+    expect(busy.at(-1)).toBe(false);
+    expect(busy.slice(0, -1).every(Boolean)).toBe(true);
+    expect(busy.length).toBeGreaterThan(1);
+  });
+
   it("loads the screen's parts for later once the page is quiet, when it works ahead", async () => {
     vi.useFakeTimers();
     vi.stubGlobal('navigator', {}); // a connection the Network Information API says nothing of
     const { rt, screen } = runtime({ loads: true });
-    await rt.startUp(() => Promise.resolve());
+    const dialogs = vi.fn();
+    await rt.startUp(() => Promise.resolve(), { dialogs });
     await vi.advanceTimersByTimeAsync(60_000);
-    expect(screen.dialogs).toHaveBeenCalledOnce();
+    expect(dialogs).toHaveBeenCalledOnce();
     expect(screen.quiet).toHaveBeenCalledOnce();
     expect(screen.soon).toHaveBeenCalledOnce();
   });
@@ -606,9 +627,10 @@ describe("Runtime: the page's start", () => {
   it('loads nothing for later with the page working ahead switched off', async () => {
     vi.useFakeTimers();
     const { rt, screen } = runtime({ loads: false });
-    await rt.startUp(() => Promise.resolve());
+    const dialogs = vi.fn();
+    await rt.startUp(() => Promise.resolve(), { dialogs });
     await vi.advanceTimersByTimeAsync(60_000);
-    expect(screen.dialogs).not.toHaveBeenCalled();
+    expect(dialogs).not.toHaveBeenCalled();
     expect(screen.quiet).not.toHaveBeenCalled();
   });
 });

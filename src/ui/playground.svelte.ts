@@ -1,15 +1,16 @@
 /**
- * The screen's root: it makes the page's runtime (src/page/runtime.svelte.ts: it boots, runs,
- * compares and keeps; components read it as `playground.runtime`) and the screen's owners
- * (Settings, History's list, Viewer, Share, Presenter, the service worker's host), and connects
+ * The screen's root: it makes the screen's owners (Settings, History's list, Viewer, Share,
+ * Presenter, the service worker's host) and the page's runtime (src/page/runtime.svelte.ts: it
+ * boots, runs, compares and keeps; components read it as `playground.runtime`), and connects
  * them. Nothing is decided here.
  */
 import { pageAhead } from '../page/ahead';
 import type { RunChoice } from '../page/comparison.svelte';
+import { Recorder } from '../page/recorder.svelte';
 import { Runtime, type RunOutcome } from '../page/runtime.svelte';
 import { browserEnvironment, ServiceWorkerHost } from '../page/service-worker.svelte';
-import type { RunStatus } from '../run/record';
 import { packedIn } from '../run/link-key';
+import type { RunStatus } from '../run/record';
 import { readUrlSettings, type UrlSettings } from '../settings/url-settings';
 import { History } from './history.svelte';
 import { SCREEN_LOADS } from './loads-ahead';
@@ -23,10 +24,10 @@ export class Playground {
   readonly url: UrlSettings;
   readonly settings: Settings;
   readonly history = new History();
-  readonly runtime: Runtime;
   readonly viewer: Viewer;
   readonly share: Share;
   readonly presenter: Presenter;
+  readonly runtime: Runtime;
   readonly serviceWorker: ServiceWorkerHost;
   /** A message for the user about their input (e.g. an empty prompt, a file that cannot be opened). */
   notice = $state.raw<Sentence | null>(null);
@@ -36,54 +37,23 @@ export class Playground {
   status = $derived.by((): RunStatus =>
     this.viewer.opened || this.runtime.record ? this.viewer.endStatus : this.runtime.warmup.boot,
   );
-  /** What the page loads for later once it is quiet (the dialogs' code), given by App.svelte. */
-  #dialogs = () => {};
 
   constructor(search: string) {
     const url = (this.url = readUrlSettings(search));
-    const settings = (this.settings = new Settings(url, () => {
-      if (this.notice && !settings.problem) this.notice = null;
-    }));
-    if (url.ignored.length)
-      this.notice = { key: 'notice.ignoredUrl', params: { list: url.ignored.join(', ') } };
-    this.runtime = new Runtime({
-      url,
-      ahead: pageAhead(), // what the page started ahead of time (src/boot.ts)
-      options: {
-        // Settings that may not run say why (a question already asked says it on screen).
-        mayRun: async () => {
-          const refused = await settings.mayRun();
-          this.notice = refused === null ? null : refused || this.notice;
-          return refused === null;
-        },
-        forRun: (sandbox, choice) => settings.forRun(sandbox, choice),
-        get context() {
-          return settings.context;
-        },
-      },
-      history: this.history,
-      screen: {
-        opened: () => this.viewer.opened !== null,
-        leaveOpened: () => this.viewer.closeOpened(),
-        followLive: () => (this.viewer.step = null),
-        model: (model) => this.presenter.gated(model),
-        recorded: (event) => this.presenter.recorded(event),
-        started: () => void this.history.refresh(),
-        dialogs: () => this.#dialogs(),
-        ...SCREEN_LOADS,
-      },
-    });
-    this.viewer = new Viewer(this.runtime.recorder, this);
+    this.settings = new Settings(url, this);
+    const recorder = new Recorder(this.history);
+    this.viewer = new Viewer(recorder, this);
     this.share = new Share(this.viewer, this);
     this.presenter = new Presenter(this);
+    const started = () => void this.history.refresh();
+    const screen = { view: this.viewer, gate: this.presenter, started, ...SCREEN_LOADS };
+    this.runtime = new Runtime({ url, ahead: pageAhead(), options: this.settings, recorder, screen });
     // Reloading to become cross-origin isolated is done for the learner only while nothing of
     // theirs is on screen; otherwise they are offered the reload.
     this.serviceWorker = new ServiceWorkerHost(
       browserEnvironment(),
       () => this.viewer.record === null && !this.running && this.prompt.trim() === '',
     );
-    // The service worker's install fetches nothing while a run is under way.
-    $effect(() => this.serviceWorker.setBusy(this.runtime.busy));
     // Moving through a run (a step, a record opened) and looking through one: work ahead waits.
     $effect(() => {
       void [this.viewer.step, this.viewer.opened];
@@ -100,18 +70,19 @@ export class Playground {
   /**
    * The page's start (App.svelte, once mounted): a run the address links to (in its fragment, or
    * at `record=`, which comes over the network while the sandbox starts) is on screen before the
-   * sandbox is taken over. Returns the teardown.
+   * sandbox is taken over. `dialogs` loads the dialogs' code once the page is quiet. Returns the
+   * teardown.
    */
   mount(hash: string, dialogs: () => void): () => void {
-    this.#dialogs = dialogs;
-    const start = () => (import.meta.env.PROD ? void this.serviceWorker.start() : undefined);
     const opening = () => {
       const shared = this.share.openFromUrl(this.url, hash);
       return packedIn(hash) === undefined ? Promise.resolve() : shared;
     };
-    void this.runtime.startUp(opening, { urgent: this.serviceWorker.urgent, start });
+    const serviceWorker = import.meta.env.PROD ? this.serviceWorker : undefined;
+    void this.runtime.startUp(opening, { serviceWorker, dialogs });
     return () => {
-      this.dispose();
+      this.settings.answerKeyQuestion(false); // a pending key question is answered "no"
+      this.runtime.dispose();
       this.serviceWorker.dispose();
     };
   }
@@ -128,22 +99,5 @@ export class Playground {
 
   #said(outcome: RunOutcome): void {
     if (outcome === 'emptyPrompt') this.notice = { key: 'notice.emptyPrompt' };
-  }
-
-  /** "Run this prompt again": the opened record's first prompt, in a new conversation. */
-  async rerun(): Promise<void> {
-    const prompt = this.viewer.opened?.record.title;
-    if (prompt) await this.runtime.runAfresh(prompt);
-  }
-
-  /** The presentation holds the live run (its clock stops), or lets it go on. */
-  hold(held: boolean): void {
-    this.runtime.hold(held);
-  }
-
-  /** Answers a pending key question "no", saves what is recorded and ends every worker (page teardown). */
-  dispose(): void {
-    this.settings.answerKeyQuestion(false);
-    this.runtime.dispose();
   }
 }

@@ -14,6 +14,7 @@
  */
 import type { ModelConfig } from '../models/config';
 import { callMark, DemoGate } from '../models/demo/gate';
+import type { RunGate } from '../page/runtime.svelte';
 import { Moments, type Moment } from '../run/moments';
 import type { RecordEvent, RunEvent } from '../run/record';
 import { t } from './i18n';
@@ -26,10 +27,10 @@ export interface Stage {
   /** A live run is under way. */
   readonly running: boolean;
   /** The live run is held by the presentation (true) or goes on (false): its clock stops meanwhile. */
-  hold?(held: boolean): void;
+  readonly runtime?: { hold(held: boolean): void };
 }
 
-export class Presenter {
+export class Presenter implements RunGate {
   /** The mode is on. */
   on = $state(false);
   /** The moment on screen: -1 before the first, `moments.length` after the last. */
@@ -128,7 +129,7 @@ export class Presenter {
     this.#events = null;
     this.moments = [];
     this.#held = null;
-    this.#stage.hold?.(false);
+    this.#stage.runtime?.hold(false);
     this.#gate?.open();
   }
 
@@ -182,7 +183,7 @@ export class Presenter {
     if (event.type === 'model_start' && event.request) {
       this.#held = callMark(event.request.messages, event.agent !== 'parent');
       // The call waits at the shut gate from its start: the run's clock stops until it goes.
-      if (!this.#gate.isOpen) this.#stage.hold?.(true);
+      if (!this.#gate.isOpen) this.#stage.runtime?.hold(true);
     }
     this.#steer();
   }
@@ -207,7 +208,7 @@ export class Presenter {
     if (!gate) return;
     if (!this.on || !this.#live) {
       this.#held = null;
-      this.#stage.hold?.(false);
+      this.#stage.runtime?.hold(false);
       return gate.open();
     }
     gate.close();
@@ -215,7 +216,7 @@ export class Presenter {
     // Not held any more either way: let go now, or passed before the gate was shut.
     gate.release(this.#held);
     this.#held = null;
-    this.#stage.hold?.(false);
+    this.#stage.runtime?.hold(false);
   }
 
   /** Scans the record on screen; another record (a new run, one opened) starts over. */

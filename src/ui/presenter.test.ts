@@ -56,7 +56,7 @@ function liveStage() {
   const stage = {
     viewer: viewer as unknown as Viewer,
     running: false,
-    hold: (held: boolean) => holds.push(held),
+    runtime: { hold: (held: boolean) => void holds.push(held) },
   };
   const presenter = new Presenter(stage as Stage);
   /** The conversation appends an event, then tells the presenter (Conversation.#record). */

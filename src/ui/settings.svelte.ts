@@ -17,6 +17,7 @@ import {
 import { probeRelay, RELAY_PATH } from '../models/relay';
 import type { RunChoice } from '../page/comparison.svelte';
 import type { RunSetup } from '../page/conversation';
+import type { RunOptions } from '../page/runtime.svelte';
 import { redactRecord, Redactor, redactURL } from '../run/secrets';
 import {
   DEFAULTS,
@@ -38,7 +39,12 @@ import { storedLanguage, useLanguage } from './language.svelte';
 import { say, sentenceOf, settingsSentence, type Sentence } from './sentence';
 import { messageOf } from '../core/errors';
 
-export class Settings {
+/** Where the screen shows a notice about the learner's input (src/ui/playground.svelte.ts). */
+export interface Noticeboard {
+  notice: Sentence | null;
+}
+
+export class Settings implements RunOptions {
   /** The Settings dialog's values (see model-settings.ts for where each one is kept). */
   modelSettings = $state.raw<ModelSettings>(DEFAULTS);
   /**
@@ -64,12 +70,14 @@ export class Settings {
   readonly #relayProbe: Promise<boolean>;
   #answerKeyQuestion: ((send: boolean) => void) | undefined;
 
-  readonly #onSaved: () => void;
+  readonly #board: Noticeboard;
 
-  /** `onSaved`: the settings were saved (a notice about them may be out of date). */
-  constructor(url: UrlSettings, onSaved: () => void = () => {}) {
+  /** `board`: where the settings say why a run may not start, or what of the address was ignored. */
+  constructor(url: UrlSettings, board: Noticeboard = { notice: null }) {
     this.#url = url;
-    this.#onSaved = onSaved;
+    this.#board = board;
+    if (url.ignored.length)
+      board.notice = { key: 'notice.ignoredUrl', params: { list: url.ignored.join(', ') } };
     useLanguage(
       chooseLanguage({ url: url.lang, stored: storedLanguage(), browser: navigator.languages ?? [] }),
     );
@@ -129,7 +137,8 @@ export class Settings {
       keyOrigin: apiKey ? originOf(values.baseURL) : '',
     };
     saveSettings(storage(), this.modelSettings);
-    this.#onSaved();
+    // A notice about the settings saved before may be out of date.
+    if (this.#board.notice && !this.problem) this.#board.notice = null;
   }
 
   /** What keeps the saved settings from running, or null. */
@@ -177,12 +186,19 @@ export class Settings {
     }
   }
 
+  /** Whether a run may start with these settings; when not, the notice says why. */
+  async mayRun(): Promise<boolean> {
+    const refused = await this.#refusal();
+    this.#board.notice = refused === null ? null : refused || this.#board.notice;
+    return refused === null;
+  }
+
   /**
-   * Whether a run may start with these settings: null if so, else why not, as a notice (a
-   * problem with the settings, or the learner declined to send the key to another host), or
-   * false while the key question is already asked.
+   * Why a run may not start: null if it may, else a notice (a problem with the settings, or the
+   * learner declined to send the key to another host), or false while the key question is
+   * already asked (the dialog says it).
    */
-  async mayRun(): Promise<Sentence | null | false> {
+  async #refusal(): Promise<Sentence | null | false> {
     const relayAvailable = this.modelSettings.relay ? await this.#relayProbe : true;
     const problem = settingsProblem(this.modelSettings, relayAvailable);
     if (problem) return settingsSentence(problem);

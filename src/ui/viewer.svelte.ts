@@ -14,6 +14,7 @@ import { eventBatches, readRecord, type OpenSource, type ReadRecord } from '../p
 import type { PickedFile } from './dropped-files';
 import { Playback } from './playback.svelte';
 import type { Recorder } from '../page/recorder.svelte';
+import type { RunsOnScreen } from '../page/runtime.svelte';
 import { both, removedSentence, sentenceOf, type Sentence } from './sentence';
 
 /** What is being read off the page's thread, shown with its progress and Cancel. */
@@ -43,7 +44,7 @@ export interface Screen {
   prompt?: string;
 }
 
-export class Viewer {
+export class Viewer implements RunsOnScreen {
   readonly #recorder: Recorder;
   readonly #screen: Screen;
   readonly playback: Playback;
@@ -248,6 +249,11 @@ export class Viewer {
     const record = this.record;
     if (!record) throw new Error('There is no run to export yet');
     return outgoing(record, this.secrets());
+  }
+
+  /** The screen follows the live run's end (a run begins, a fresh conversation). */
+  followLive(): void {
+    this.step = null;
   }
 
   closeOpened(): void {
