@@ -41,7 +41,7 @@ import {
 // the page may fetch it ahead before any of them is started (./ahead.ts).
 import agentScript from '../workers/agent/agent.ts?worker&url';
 import { afterLastBatch, parentHost } from './agent-hosts';
-import { failureOf } from './worker-failure';
+import { FailureRace, failureOf } from './worker-failure';
 
 export interface Lifecycle {
   (worker: AgentId, phase: WorkerPhase, atEpoch: number): void;
@@ -127,7 +127,7 @@ interface Started {
 }
 
 export class AgentWorkers {
-  #parent: { worker: Worker; api: Comlink.Remote<ParentWorkerApi>; failure: Promise<never> } | undefined;
+  #parent: { worker: Worker; api: Comlink.Remote<ParentWorkerApi>; failure: FailureRace } | undefined;
   readonly #subagents = new Map<AgentId, Worker>();
   readonly #lifecycle: Lifecycle;
   readonly #ahead: AgentsAhead;
@@ -205,7 +205,7 @@ export class AgentWorkers {
   startParent(): void {
     if (this.#parent) return;
     const { worker, failure, createdAtEpoch } = this.#take('parent');
-    this.#parent = { worker, api: Comlink.wrap<ParentWorkerApi>(worker), failure };
+    this.#parent = { worker, api: Comlink.wrap<ParentWorkerApi>(worker), failure: new FailureRace(failure) };
     this.#lifecycle('parent', 'created', createdAtEpoch);
   }
 
@@ -224,14 +224,13 @@ export class AgentWorkers {
     this.startParent();
     const { api, failure } = this.#parent!;
     // Its messages came as events: what the run resolves with is not read.
-    await Promise.race([
+    await failure.race(
       withHost(handlers, (host) =>
         hand
           ? api.run(request, Comlink.transfer(sandbox, [sandbox]), host, Comlink.transfer(hand, [hand]))
           : api.run(request, Comlink.transfer(sandbox, [sandbox]), host),
       ),
-      failure,
-    ]);
+    );
   }
 
   /**

@@ -6,7 +6,7 @@
 import { parentLoop } from '../../core/loop';
 import { createModel } from '../../models';
 import { checkParentRun, type ParentHost, type ParentWorkerApi } from './protocol';
-import { eventForwarder, taskRunner, toolHandlers } from './runtime';
+import { eventForwarder, releaseHost, taskRunner, toolHandlers } from './runtime';
 
 /** What the page calls in the worker named `parent`. */
 export const parentApi: ParentWorkerApi = {
@@ -29,6 +29,7 @@ export const parentApi: ParentWorkerApi = {
     } finally {
       hand?.close();
       events.end();
+      releaseHost(host);
     }
   },
 };

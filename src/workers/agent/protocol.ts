@@ -54,7 +54,10 @@ export interface TimingEvent {
 
 export type WorkerEvent = LoopEvent | TimingEvent;
 
-/** The page's side of a run, handed to workers as a Comlink proxy. */
+/**
+ * The page's side of a run, handed to workers as a Comlink proxy, which a worker lets go of when
+ * its run ends (runtime.ts, `releaseHost`).
+ */
 export interface EventHost {
   /**
    * Events in the order they happened, batched by the worker. `last` marks the batch a worker

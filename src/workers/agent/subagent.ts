@@ -13,7 +13,7 @@ import {
   type SubagentWorkerApi,
   type TaskHost,
 } from './protocol';
-import { eventForwarder, nextMessage, taskRunner, toolHandlers } from './runtime';
+import { eventForwarder, nextMessage, releaseHost, taskRunner, toolHandlers } from './runtime';
 
 /** Ends the wait of the offer `runHanded` is waiting on, if there is one. */
 let withdrawOffer: (() => void) | undefined;
@@ -43,6 +43,7 @@ export const subagentApi: SubagentWorkerApi = {
       });
     } finally {
       events.end();
+      releaseHost(host);
     }
   },
 
@@ -57,6 +58,7 @@ export const subagentApi: SubagentWorkerApi = {
       sandbox.close();
       // No events, but an end to them: the page takes the answer once their last batch is in.
       eventForwarder(host).end();
+      releaseHost(host);
       return null;
     }
     const run = { ...request, prompt: task.prompt, ...(task.forkFrom ? { forkFrom: task.forkFrom } : {}) };
