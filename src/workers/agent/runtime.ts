@@ -160,15 +160,12 @@ export function taskRunner(
 }
 
 /**
- * Lets go of the page's side of a run (`host`) once the run is over: the page then closes the
- * port it serves that side on, and drops what that side holds of the run. Otherwise that port
- * stays open until this worker's garbage collector happens to collect the proxy, and the parent's
- * worker lives across runs: the page would hold run after run meanwhile. A host that is not a
- * proxy (a plain object, in tests) has nothing to let go.
+ * The page's side of a run, served on `port` (the page closes it once the run is over, or when
+ * it stops the run's workers).
  */
-export function releaseHost(host: EventHost): void {
-  const release = (host as Partial<Comlink.Remote<EventHost>>)[Comlink.releaseProxy];
-  if (typeof release === 'function') release();
+export function hostOn<Host extends EventHost>(port: MessagePort): Comlink.Remote<Host> {
+  port.start();
+  return Comlink.wrap<Host>(port);
 }
 
 function timing(agent: AgentId, name: string, durationMs: number): WorkerEvent {
