@@ -96,4 +96,18 @@ describe("AgentWorkers: the ports runs' hosts are served on", () => {
     await released[0];
     expect(agents.live).toEqual([]);
   });
+
+  it('an offer taken back after a Stop ended its spare: nothing to do, nothing thrown', async () => {
+    const hosts: Hosts = { closed: [] };
+    const { agents, released } = agentsOf({
+      ...fakeAgent(hosts, false),
+      runHanded: () => new Promise(() => {}),
+    });
+    agents.prepare('subagent-1');
+    const offer = agents.offer('subagent-1', subagentRun, sandboxPort(), handlers());
+    expect(offer?.id).toBe('subagent-1');
+    expect(agents.stopAll()).toEqual(['subagent-1']);
+    expect(() => offer?.withdraw()).not.toThrow();
+    await released[0];
+  });
 });

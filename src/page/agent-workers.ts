@@ -74,10 +74,11 @@ const epochNow = () => performance.timeOrigin + performance.now();
  */
 function endWorker(worker: Worker, api: Comlink.Remote<unknown>): void {
   worker.terminate();
-  if (released.has(api)) return; // a released proxy throws on any use, its release included
+  if (released.has(api)) return;
   released.add(api);
   api[Comlink.releaseProxy]();
 }
+/** The proxies of ended workers: a released proxy throws on any use, its release included. */
 const released = new WeakSet<object>();
 
 /** The agents' worker script's URL. */
@@ -274,7 +275,11 @@ export class AgentWorkers {
       spare.failure,
     ]);
     result.catch(() => {}); // reported to whoever awaits it (the task, once handed)
-    return { id, hand: port2, result, withdraw: () => void spare.api.withdraw() };
+    const withdraw = () => {
+      // A spare ended since (a Stop, a failed run) has nothing to take back.
+      if (!released.has(spare.api)) void spare.api.withdraw();
+    };
+    return { id, hand: port2, result, withdraw };
   }
 
   /** A fresh worker for one subagent: the spare if it was started for this name, else a new one. */
