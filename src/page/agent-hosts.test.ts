@@ -1,12 +1,14 @@
 /**
  * What arrives on the page from the agent workers (and, for the summary, in the parent from the
  * page) is checked before anything acts on it: a malformed call fails back to its worker with the
- * field named, and nothing is recorded or started.
+ * field named, and nothing is recorded or started. Each run's host is served on a port of its own
+ * that the page closes.
  */
+import { once } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
-import { checkSummary, ProtocolError, type WorkerEvent } from '../workers/agent/protocol';
-import { eventForwarder } from '../workers/agent/runtime';
-import { afterLastBatch, eventHost, parentHost } from './agent-hosts';
+import { checkSummary, ProtocolError, type ParentHost, type WorkerEvent } from '../workers/agent/protocol';
+import { eventForwarder, hostOn } from '../workers/agent/runtime';
+import { afterLastBatch, eventHost, HostLines, parentHost } from './agent-hosts';
 
 const task = { id: 'toolu_1', prompt: 'Find the tests', description: 'explore' };
 const log: WorkerEvent = { type: 'log', agent: 'parent', line: 'hi' };
@@ -141,5 +143,35 @@ describe("a run's result is taken after its last events (they travel on their ow
     );
     expect(onEvents).not.toHaveBeenCalled();
     await expect(afterLastBatch(Promise.resolve('done'), lastBatch)).resolves.toBe('done');
+  });
+});
+
+describe('HostLines: the ports runs are served on', () => {
+  it('serves a host to the worker end, and closes its port when asked', async () => {
+    const lines = new HostLines();
+    const page = handlers();
+    const line = lines.serve('parent', parentHost(page).host);
+    const closed = once(line.port, 'close');
+    await expect(hostOn<ParentHost>(line.port).runTask(task, 1.7e12)).resolves.toBe('It uses pytest.');
+    expect(lines.open).toBe(1);
+    line.close();
+    await closed;
+    expect(lines.open).toBe(0);
+  });
+
+  it("closes one owner's ports, or every owner's", async () => {
+    const lines = new HostLines();
+    const [parent, first, again, other] = [
+      lines.serve('parent', {}),
+      lines.serve('subagent-1', {}),
+      lines.serve('subagent-1', {}),
+      lines.serve('subagent-2', {}),
+    ];
+    lines.close('subagent-1');
+    await Promise.all([once(first.port, 'close'), once(again.port, 'close')]);
+    expect(lines.open).toBe(2);
+    lines.close();
+    await Promise.all([once(parent.port, 'close'), once(other.port, 'close')]);
+    expect(lines.open).toBe(0);
   });
 });

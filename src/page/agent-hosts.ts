@@ -1,9 +1,15 @@
 /**
- * What the page hands its agent workers (as Comlink proxies), checking every call that arrives
- * from them before the page acts on it: a batch of events is recorded whole or not at all, a
- * task starts a subagent only when it is well formed. A bad call fails in the worker that made
- * it, with the field named (src/workers/agent/protocol.ts).
+ * What the page hands its agent workers, checking every call that arrives from them before the
+ * page acts on it: a batch of events is recorded whole or not at all, a task starts a subagent
+ * only when it is well formed. A bad call fails in the worker that made it, with the field named
+ * (src/workers/agent/protocol.ts).
+ *
+ * Each run's host is served on a port of its own (`HostLines`), which the page closes when the
+ * run is over or its worker is terminated. Left open, a port the page serves on stays alive with
+ * its listener, and the host with everything it reaches (the run's handlers and what they hold),
+ * until the worker lets go of it: never, for a worker terminated by a Stop.
  */
+import * as Comlink from 'comlink';
 import {
   checkEpoch,
   checkEvents,
@@ -71,5 +77,44 @@ export async function afterLastBatch<T>(result: Promise<T>, lastBatch: Promise<v
     return await result;
   } finally {
     await lastBatch;
+  }
+}
+
+/** A host served for one run: the worker's end of its port, and how the page closes its own. */
+export interface HostLine {
+  readonly port: MessagePort;
+  close(): void;
+}
+
+/** The ports the page serves its agents' runs' hosts on, each owned by the agent it is for. */
+export class HostLines {
+  readonly #open = new Map<MessagePort, string>();
+
+  /** How many are open now. */
+  get open(): number {
+    return this.#open.size;
+  }
+
+  /** Serves `host` (Comlink) on a new port for `owner`'s run; `port` is the end its worker gets. */
+  serve(owner: string, host: object): HostLine {
+    const { port1, port2 } = new MessageChannel();
+    Comlink.expose(host, port1);
+    this.#open.set(port1, owner);
+    return {
+      port: port2,
+      close: () => {
+        port1.close();
+        this.#open.delete(port1);
+      },
+    };
+  }
+
+  /** Closes the ports still open for `owner` (every owner's when none is named). */
+  close(owner?: string): void {
+    for (const [port, of] of this.#open) {
+      if (owner !== undefined && of !== owner) continue;
+      port.close();
+      this.#open.delete(port);
+    }
   }
 }

@@ -33,15 +33,14 @@ import {
   type ParentWorkerApi,
   type SubagentRunRequest,
   type SubagentWorkerApi,
-  type TaskHost,
   type WorkerEvent,
   type WorkerReady,
 } from '../workers/agent/protocol';
 // One script for the parent's worker and every subagent's (src/workers/agent/agent.ts), by URL:
 // the page may fetch it ahead before any of them is started (./ahead.ts).
 import agentScript from '../workers/agent/agent.ts?worker&url';
-import { afterLastBatch, parentHost } from './agent-hosts';
-import { failureOf } from './worker-failure';
+import { afterLastBatch, HostLines, parentHost } from './agent-hosts';
+import { FailureRace, failureOf } from './worker-failure';
 
 export interface Lifecycle {
   (worker: AgentId, phase: WorkerPhase, atEpoch: number): void;
@@ -63,16 +62,24 @@ export interface SubagentWorker {
   terminate(): void;
 }
 
-/**
- * Runs `call` with the page's side of an agent worker's run, as the worker calls it (every call
- * checked: agent-hosts.ts); resolves with its result once its last events are recorded.
- */
-function withHost<T>(handlers: AgentHandlers, call: (host: TaskHost) => Promise<T>): Promise<T> {
-  const { host, lastBatch } = parentHost(handlers);
-  return afterLastBatch(call(Comlink.proxy(host)), lastBatch);
-}
-
 const epochNow = () => performance.timeOrigin + performance.now();
+
+/**
+ * Terminates an agent's worker and lets go of the Comlink proxy the page calls it through. The
+ * proxy is registered with Comlink's finalization registry, which holds the worker until the proxy
+ * is collected; a call still waiting on the worker (a Stop ends runs mid-call) keeps the proxy
+ * reachable from the worker's own listener, so without the release neither would ever go, nor
+ * anything the waiting call's continuation holds. Released, the calls waiting are dropped (a
+ * terminated worker answers none).
+ */
+function endWorker(worker: Worker, api: Comlink.Remote<unknown>): void {
+  worker.terminate();
+  if (released.has(api)) return;
+  released.add(api);
+  api[Comlink.releaseProxy]();
+}
+/** The proxies of ended workers: a released proxy throws on any use, its release included. */
+const released = new WeakSet<object>();
 
 /** The agents' worker script's URL. */
 export const AGENT_SCRIPT: string = agentScript;
@@ -127,16 +134,29 @@ interface Started {
 }
 
 export class AgentWorkers {
-  #parent: { worker: Worker; api: Comlink.Remote<ParentWorkerApi>; failure: Promise<never> } | undefined;
-  readonly #subagents = new Map<AgentId, Worker>();
+  #parent: { worker: Worker; api: Comlink.Remote<ParentWorkerApi>; failure: FailureRace } | undefined;
+  readonly #subagents = new Map<AgentId, { worker: Worker; api: Comlink.Remote<SubagentWorkerApi> }>();
   readonly #lifecycle: Lifecycle;
   readonly #ahead: AgentsAhead;
   /** The next subagent's worker, started ahead of its task (see `prepare`). */
   #spare: Started | undefined;
+  /** The ports each agent's run's host is served on, by the agent's name. */
+  readonly #hosts = new HostLines();
 
   constructor(lifecycle: Lifecycle = () => {}, ahead: AgentsAhead = NOTHING_AHEAD) {
     this.#lifecycle = lifecycle;
     this.#ahead = ahead;
+  }
+
+  /**
+   * Runs `call` with the page's side of `id`'s run served on a port of its own (every call
+   * checked: agent-hosts.ts); resolves with its result once its last events are recorded, and
+   * closes the port then. A Stop, or the worker's end, closes it too (`#hosts.close`).
+   */
+  #withHost<T>(id: AgentId, handlers: AgentHandlers, call: (host: MessagePort) => Promise<T>): Promise<T> {
+    const { host, lastBatch } = parentHost(handlers);
+    const line = this.#hosts.serve(id, host);
+    return afterLastBatch(call(Comlink.transfer(line.port, [line.port])), lastBatch).finally(line.close);
   }
 
   /** The worker started ahead under this name, or a new one. */
@@ -177,7 +197,8 @@ export class AgentWorkers {
     const spare = this.#spare;
     if (!spare) return;
     this.#spare = undefined;
-    spare.worker.terminate();
+    endWorker(spare.worker, spare.api);
+    this.#hosts.close(spare.id);
     this.#subagents.delete(spare.id);
     this.#lifecycle(spare.id, 'terminated', epochNow());
   }
@@ -185,8 +206,8 @@ export class AgentWorkers {
   /** A fresh worker for `id` (an early one if it is waiting); its caller reports it `created`. */
   #start(id: AgentId): { started: Started; createdAtEpoch: number } {
     const { worker, failure, createdAtEpoch } = this.#take(id);
-    this.#subagents.set(id, worker);
     const api = Comlink.wrap<SubagentWorkerApi>(worker);
+    this.#subagents.set(id, { worker, api });
     const started: Started = { id, worker, api, failure, ready: undefined!, isReady: false };
     started.ready = Promise.race([api.ready(), failure]).then((answer) => {
       const checked = checkReady(answer);
@@ -205,7 +226,7 @@ export class AgentWorkers {
   startParent(): void {
     if (this.#parent) return;
     const { worker, failure, createdAtEpoch } = this.#take('parent');
-    this.#parent = { worker, api: Comlink.wrap<ParentWorkerApi>(worker), failure };
+    this.#parent = { worker, api: Comlink.wrap<ParentWorkerApi>(worker), failure: new FailureRace(failure) };
     this.#lifecycle('parent', 'created', createdAtEpoch);
   }
 
@@ -224,14 +245,13 @@ export class AgentWorkers {
     this.startParent();
     const { api, failure } = this.#parent!;
     // Its messages came as events: what the run resolves with is not read.
-    await Promise.race([
-      withHost(handlers, (host) =>
+    await failure.race(
+      this.#withHost('parent', handlers, (host) =>
         hand
           ? api.run(request, Comlink.transfer(sandbox, [sandbox]), host, Comlink.transfer(hand, [hand]))
           : api.run(request, Comlink.transfer(sandbox, [sandbox]), host),
       ),
-      failure,
-    ]);
+    );
   }
 
   /**
@@ -244,7 +264,7 @@ export class AgentWorkers {
     if (spare?.id !== id) return null;
     const { port1, port2 } = new MessageChannel();
     const result = Promise.race([
-      withHost(handlers, (host) =>
+      this.#withHost(id, handlers, (host) =>
         spare.api.runHanded(
           request,
           Comlink.transfer(sandbox, [sandbox]),
@@ -255,7 +275,11 @@ export class AgentWorkers {
       spare.failure,
     ]);
     result.catch(() => {}); // reported to whoever awaits it (the task, once handed)
-    return { id, hand: port2, result, withdraw: () => void spare.api.withdraw() };
+    const withdraw = () => {
+      // A spare ended since (a Stop, a failed run) has nothing to take back.
+      if (!released.has(spare.api)) void spare.api.withdraw();
+    };
+    return { id, hand: port2, result, withdraw };
   }
 
   /** A fresh worker for one subagent: the spare if it was started for this name, else a new one. */
@@ -276,15 +300,16 @@ export class AgentWorkers {
       ready,
       run: (request, sandbox, handlers) =>
         Promise.race([
-          withHost(handlers, (host) => api.run(request, Comlink.transfer(sandbox, [sandbox]), host)).then(
-            checkSummary,
-          ),
+          this.#withHost(id, handlers, (host) =>
+            api.run(request, Comlink.transfer(sandbox, [sandbox]), host),
+          ).then(checkSummary),
           failure,
         ]),
       terminate: () => {
         if (terminated) return;
         terminated = true;
-        worker.terminate();
+        endWorker(worker, api);
+        this.#hosts.close(id);
         this.#subagents.delete(id);
         this.#lifecycle(id, 'terminated', epochNow());
       },
@@ -296,15 +321,16 @@ export class AgentWorkers {
     this.#spare = undefined;
     const stopped = this.live;
     if (this.#parent) {
-      this.#parent.worker.terminate();
+      endWorker(this.#parent.worker, this.#parent.api);
       this.#parent = undefined;
       this.#lifecycle('parent', 'terminated', epochNow());
     }
-    for (const [id, worker] of this.#subagents) {
-      worker.terminate();
+    for (const [id, { worker, api }] of this.#subagents) {
+      endWorker(worker, api);
       this.#lifecycle(id, 'terminated', epochNow());
     }
     this.#subagents.clear();
+    this.#hosts.close();
     return stopped;
   }
 }

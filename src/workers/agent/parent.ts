@@ -6,11 +6,12 @@
 import { parentLoop } from '../../core/loop';
 import { createModel } from '../../models';
 import { checkParentRun, type ParentHost, type ParentWorkerApi } from './protocol';
-import { eventForwarder, taskRunner, toolHandlers } from './runtime';
+import { eventForwarder, hostOn, taskRunner, toolHandlers } from './runtime';
 
 /** What the page calls in the worker named `parent`. */
 export const parentApi: ParentWorkerApi = {
-  async run(request, sandbox, host: ParentHost, hand?: MessagePort) {
+  async run(request, sandbox, hostPort, hand?: MessagePort) {
+    const host = hostOn<ParentHost>(hostPort);
     const events = eventForwarder(host);
     try {
       const { prompt, history, settings } = checkParentRun(request);

@@ -54,7 +54,12 @@ export interface TimingEvent {
 
 export type WorkerEvent = LoopEvent | TimingEvent;
 
-/** The page's side of a run, handed to workers as a Comlink proxy. */
+/**
+ * The page's side of a run. The page serves it (Comlink) on a port of its own for that run, and
+ * hands the worker the other end (`host` in the APIs below; runtime.ts `hostOn` wraps it). The
+ * page closes the port once the run is over, or when it terminates the worker: nothing of a run
+ * stays reachable on the page through it, whenever the worker's garbage collector runs.
+ */
 export interface EventHost {
   /**
    * Events in the order they happened, batched by the worker. `last` marks the batch a worker
@@ -99,11 +104,12 @@ export interface SubagentRunRequest {
 
 export interface ParentWorkerApi {
   /**
-   * Resolves when the run is over: its messages reached the page as events already. `hand`, if
-   * given, is a line to a subagent's worker waiting for a task: the run's first `task` call goes
-   * down it (as a HandedTask) and its summary comes back on it, not through the page.
+   * Resolves when the run is over: its messages reached the page as events already. `host`: the
+   * port the page serves the run's ParentHost on. `hand`, if given, is a line to a subagent's
+   * worker waiting for a task: the run's first `task` call goes down it (as a HandedTask) and its
+   * summary comes back on it, not through the page.
    */
-  run(request: ParentRunRequest, sandbox: MessagePort, host: ParentHost, hand?: MessagePort): Promise<void>;
+  run(request: ParentRunRequest, sandbox: MessagePort, host: MessagePort, hand?: MessagePort): Promise<void>;
 }
 
 /** What a caller sends down a hand's port: its task, as it would have sent it to the page. */
@@ -127,7 +133,7 @@ export interface WorkerReady {
 
 export interface SubagentWorkerApi {
   ready(): WorkerReady;
-  run(request: SubagentRunRequest, sandbox: MessagePort, host: TaskHost): Promise<string>;
+  run(request: SubagentRunRequest, sandbox: MessagePort, host: MessagePort): Promise<string>;
   /**
    * Waits on `hand` for a caller's task (a HandedTask), runs it as `run` would and sends the
    * summary back up `hand` as well as to the page; resolves with null, having run nothing, if the
@@ -136,7 +142,7 @@ export interface SubagentWorkerApi {
   runHanded(
     request: HandedRunRequest,
     sandbox: MessagePort,
-    host: TaskHost,
+    host: MessagePort,
     hand: MessagePort,
   ): Promise<string | null>;
   /** Withdraws the offer `runHanded` waits on, if no task has come down it yet. */

@@ -159,6 +159,15 @@ export function taskRunner(
   };
 }
 
+/**
+ * The page's side of a run, served on `port` (the page closes it once the run is over, or when
+ * it stops the run's workers).
+ */
+export function hostOn<Host extends EventHost>(port: MessagePort): Comlink.Remote<Host> {
+  port.start();
+  return Comlink.wrap<Host>(port);
+}
+
 function timing(agent: AgentId, name: string, durationMs: number): WorkerEvent {
   return { type: 'timing', agent, name, startEpoch: epoch() - durationMs, durationMs };
 }

@@ -13,7 +13,7 @@ import {
   type SubagentWorkerApi,
   type TaskHost,
 } from './protocol';
-import { eventForwarder, nextMessage, taskRunner, toolHandlers } from './runtime';
+import { eventForwarder, hostOn, nextMessage, taskRunner, toolHandlers } from './runtime';
 
 /** Ends the wait of the offer `runHanded` is waiting on, if there is one. */
 let withdrawOffer: (() => void) | undefined;
@@ -23,7 +23,8 @@ export const subagentApi: SubagentWorkerApi = {
   // The worker's own time: the page may be busy when the answer arrives.
   ready: () => ({ name: self.name, readyAtEpoch: performance.timeOrigin + performance.now() }),
 
-  async run(request, sandbox, host: TaskHost) {
+  async run(request, sandbox, hostPort) {
+    const host = hostOn<TaskHost>(hostPort);
     const events = eventForwarder(host);
     try {
       const { agent, prompt, depth, forkFrom, settings } = checkSubagentRun(request);
@@ -46,7 +47,7 @@ export const subagentApi: SubagentWorkerApi = {
     }
   },
 
-  async runHanded(request, sandbox, host, hand) {
+  async runHanded(request, sandbox, hostPort, hand) {
     const withdrawn = new Promise<null>((resolve) => (withdrawOffer = () => resolve(null)));
     const task = await Promise.race([nextMessage(hand, checkHandedTask), withdrawn]).finally(() => {
       withdrawOffer = undefined;
@@ -56,11 +57,11 @@ export const subagentApi: SubagentWorkerApi = {
       hand.close();
       sandbox.close();
       // No events, but an end to them: the page takes the answer once their last batch is in.
-      eventForwarder(host).end();
+      eventForwarder(hostOn(hostPort)).end();
       return null;
     }
     const run = { ...request, prompt: task.prompt, ...(task.forkFrom ? { forkFrom: task.forkFrom } : {}) };
-    const summary = await subagentApi.run(run, sandbox, host);
+    const summary = await subagentApi.run(run, sandbox, hostPort);
     hand.postMessage({ summary } satisfies HandedSummary);
     hand.close();
     return summary;
