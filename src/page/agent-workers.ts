@@ -36,6 +36,7 @@ import {
   type WorkerEvent,
   type WorkerReady,
 } from '../workers/agent/protocol';
+import { endWorker, ended } from './end-worker';
 // One script for the parent's worker and every subagent's (src/workers/agent/agent.ts), by URL:
 // the page may fetch it ahead before any of them is started (./ahead.ts).
 import agentScript from '../workers/agent/agent.ts?worker&url';
@@ -63,23 +64,6 @@ export interface SubagentWorker {
 }
 
 const epochNow = () => performance.timeOrigin + performance.now();
-
-/**
- * Terminates an agent's worker and lets go of the Comlink proxy the page calls it through. The
- * proxy is registered with Comlink's finalization registry, which holds the worker until the proxy
- * is collected; a call still waiting on the worker (a Stop ends runs mid-call) keeps the proxy
- * reachable from the worker's own listener, so without the release neither would ever go, nor
- * anything the waiting call's continuation holds. Released, the calls waiting are dropped (a
- * terminated worker answers none).
- */
-function endWorker(worker: Worker, api: Comlink.Remote<unknown>): void {
-  worker.terminate();
-  if (released.has(api)) return;
-  released.add(api);
-  api[Comlink.releaseProxy]();
-}
-/** The proxies of ended workers: a released proxy throws on any use, its release included. */
-const released = new WeakSet<object>();
 
 /** The agents' worker script's URL. */
 export const AGENT_SCRIPT: string = agentScript;
@@ -277,7 +261,7 @@ export class AgentWorkers {
     result.catch(() => {}); // reported to whoever awaits it (the task, once handed)
     const withdraw = () => {
       // A spare ended since (a Stop, a failed run) has nothing to take back.
-      if (!released.has(spare.api)) void spare.api.withdraw();
+      if (!ended(spare.api)) void spare.api.withdraw();
     };
     return { id, hand: port2, result, withdraw };
   }

@@ -19,6 +19,7 @@ import type { RemovedPart } from '../run/secrets';
 import { StorageProblem, type StorageProblemCode } from '../run/storage-problem';
 import type { OpenAnswer, OpeningWorkerApi, OpenSource } from '../workers/opening/protocol';
 import OpeningWorker from '../workers/opening/opening.ts?worker';
+import { endWorker } from './end-worker';
 
 export type { OpenSource } from '../workers/opening/protocol';
 
@@ -76,8 +77,8 @@ export async function readRecord(source: OpenSource, options: ReadOptions): Prom
   if (signal?.aborted) throw cancelled();
   const worker = new OpeningWorker({ name: 'opening' });
   let stop = () => {};
+  const api = Comlink.wrap<OpeningWorkerApi>(worker);
   try {
-    const api = Comlink.wrap<OpeningWorkerApi>(worker);
     const ended = new Promise<never>((_, reject) => {
       stop = () => reject(cancelled());
       signal?.addEventListener('abort', stop);
@@ -107,7 +108,7 @@ export async function readRecord(source: OpenSource, options: ReadOptions): Prom
     return { record: { ...head, events }, removed: answer.removed, address: answer.address };
   } finally {
     signal?.removeEventListener('abort', stop);
-    worker.terminate();
+    endWorker(worker, api); // a Cancel mid-read leaves nothing of the reading behind
   }
 }
 

@@ -12,6 +12,7 @@ import type { RemovedPart } from '../run/secrets';
 import type { SessionInput, SessionWorkerApi } from '../workers/session/protocol';
 import SessionWorker from '../workers/session/session.ts?worker';
 import type { EventBatches } from './record-reader';
+import { endWorker } from './end-worker';
 
 /** The problems a sentence exists for (src/ui/locales, `sessions.problem`). */
 const PROBLEMS = new Set<unknown>([
@@ -53,8 +54,8 @@ export async function readSession(
   if (signal?.aborted) throw new RecordError('cancelled');
   const worker = new SessionWorker({ name: 'session' });
   let stop = () => {};
+  const api = Comlink.wrap<SessionWorkerApi>(worker);
   try {
-    const api = Comlink.wrap<SessionWorkerApi>(worker);
     const failed = new Promise<never>((_, reject) => {
       stop = () => reject(new RecordError('cancelled'));
       signal?.addEventListener('abort', stop);
@@ -90,6 +91,6 @@ export async function readSession(
     };
   } finally {
     signal?.removeEventListener('abort', stop);
-    worker.terminate();
+    endWorker(worker, api); // a Cancel mid-read leaves nothing of the reading behind
   }
 }
