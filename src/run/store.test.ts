@@ -1,7 +1,15 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { newRecord, type RecordEvent, type RunSettings } from './record';
-import { CHUNK_CHARS, CHUNK_EVENTS, chunkEnds, INTERRUPTED, RunStore, StorageProblem } from './store';
+import {
+  CHUNK_CHARS,
+  CHUNK_EVENTS,
+  chunkEnds,
+  INTERRUPTED,
+  RecordWriter,
+  RunStore,
+  StorageProblem,
+} from './store';
 import { DEMO_SETTINGS } from '../../test/settings';
 
 const settings: RunSettings = DEMO_SETTINGS;
@@ -18,6 +26,7 @@ afterEach(() => {
   stores.splice(0).forEach((s) => s.close());
   n++;
   vi.useRealTimers();
+  vi.unstubAllGlobals();
 });
 
 function event(t: number, line: string): RecordEvent {
@@ -85,6 +94,27 @@ describe('History in IndexedDB', () => {
     save.mockRestore();
     await writer.save();
     expect((await store.load('c')).events).toHaveLength(50);
+  });
+
+  it('saves a record that changes all the time at most every GAP_MS, and its last change too', async () => {
+    const store = await open();
+    const record = newRecord('busy', 1, 'p', settings);
+    const writer = store.keep(record, () => ({ status: { kind: 'running' }, figures }));
+    const save = vi.spyOn(writer, 'save').mockResolvedValue();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'performance'] });
+    // A page idle at every turn: an idle moment comes at once.
+    vi.stubGlobal('requestIdleCallback', (task: () => void) => setTimeout(task, 0));
+    // Changed at every frame for two seconds (a run of hundreds of subagents changes more often).
+    for (let t = 0; t < 2000; t += 16) {
+      record.events.push(event(t, `line ${t}`));
+      writer.changed();
+      await vi.advanceTimersByTimeAsync(16);
+    }
+    const during = save.mock.calls.length;
+    expect(during).toBeGreaterThanOrEqual(Math.floor(2000 / RecordWriter.DELAY_MS));
+    expect(during).toBeLessThanOrEqual(2000 / RecordWriter.GAP_MS + 1);
+    await vi.advanceTimersByTimeAsync(RecordWriter.DELAY_MS);
+    expect(save.mock.calls.length).toBe(during + 1);
   });
 
   it('marks a run interrupted when its page went away mid-run, keeping what was recorded', async () => {

@@ -285,12 +285,20 @@ export class RunStore {
  */
 export class RecordWriter {
   static readonly DELAY_MS = 800;
+  /**
+   * Scheduled saves are at least this far apart, however often the record changes (each is a
+   * transaction, and a copy of the run's row, on the page's thread): a run of hundreds of subagents
+   * changes its record many times a frame, and would be saved at every idle moment of its page.
+   */
+  static readonly GAP_MS = 250;
   readonly #store: RunStore;
   readonly #record: RunRecord;
   readonly #summarize: () => Pick<RunSummary, 'status' | 'figures'>;
   #saved = 0;
   #seq = 0;
   #scheduled = false;
+  /** When the last scheduled save began (the page's clock). */
+  #savedAt = -Infinity;
   #saving: Promise<void> = Promise.resolve();
   /** The latest failure, as a sentence; reported once through `onProblem`. */
   onProblem: (problem: StorageProblem) => void = () => {};
@@ -301,14 +309,25 @@ export class RecordWriter {
     this.#summarize = summarize;
   }
 
-  /** Call after appending events: a save is scheduled if none is. */
+  /**
+   * Call after appending events: a save is scheduled if none is, in an idle moment at least GAP_MS
+   * after the last one began, and at most DELAY_MS from now.
+   */
   changed(): void {
     if (this.#scheduled) return;
     this.#scheduled = true;
-    later(() => {
-      this.#scheduled = false;
-      void this.save();
-    }, RecordWriter.DELAY_MS);
+    const wait = Math.max(
+      0,
+      Math.min(this.#savedAt + RecordWriter.GAP_MS - performance.now(), RecordWriter.GAP_MS),
+    );
+    const idle = () =>
+      later(() => {
+        this.#scheduled = false;
+        this.#savedAt = performance.now();
+        void this.save();
+      }, RecordWriter.DELAY_MS - wait);
+    if (wait > 0) setTimeout(idle, wait);
+    else idle();
   }
 
   /** Saves what is new now; resolves when it is stored. */
