@@ -1,7 +1,15 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { newRecord, type RecordEvent, type RunSettings } from './record';
-import { INTERRUPTED, RunStore, StorageProblem } from './store';
+import {
+  CHUNK_CHARS,
+  CHUNK_EVENTS,
+  chunkEnds,
+  INTERRUPTED,
+  RecordWriter,
+  RunStore,
+  StorageProblem,
+} from './store';
 import { DEMO_SETTINGS } from '../../test/settings';
 
 const settings: RunSettings = DEMO_SETTINGS;
@@ -18,6 +26,7 @@ afterEach(() => {
   stores.splice(0).forEach((s) => s.close());
   n++;
   vi.useRealTimers();
+  vi.unstubAllGlobals();
 });
 
 function event(t: number, line: string): RecordEvent {
@@ -85,6 +94,27 @@ describe('History in IndexedDB', () => {
     save.mockRestore();
     await writer.save();
     expect((await store.load('c')).events).toHaveLength(50);
+  });
+
+  it('saves a record that changes all the time at most every GAP_MS, and its last change too', async () => {
+    const store = await open();
+    const record = newRecord('busy', 1, 'p', settings);
+    const writer = store.keep(record, () => ({ status: { kind: 'running' }, figures }));
+    const save = vi.spyOn(writer, 'save').mockResolvedValue();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'performance'] });
+    // A page idle at every turn: an idle moment comes at once.
+    vi.stubGlobal('requestIdleCallback', (task: () => void) => setTimeout(task, 0));
+    // Changed at every frame for two seconds (a run of hundreds of subagents changes more often).
+    for (let t = 0; t < 2000; t += 16) {
+      record.events.push(event(t, `line ${t}`));
+      writer.changed();
+      await vi.advanceTimersByTimeAsync(16);
+    }
+    const during = save.mock.calls.length;
+    expect(during).toBeGreaterThanOrEqual(Math.floor(2000 / RecordWriter.DELAY_MS));
+    expect(during).toBeLessThanOrEqual(2000 / RecordWriter.GAP_MS + 1);
+    await vi.advanceTimersByTimeAsync(RecordWriter.DELAY_MS);
+    expect(save.mock.calls.length).toBe(during + 1);
   });
 
   it('marks a run interrupted when its page went away mid-run, keeping what was recorded', async () => {
@@ -172,5 +202,87 @@ describe('History in IndexedDB', () => {
     } finally {
       globalThis.indexedDB = saved;
     }
+  });
+});
+
+describe('a big save, written a bounded chunk at a time', () => {
+  const lines = (count: number, chars = 10) =>
+    Array.from({ length: count }, (_, i) => event(i, `${i}`.padEnd(chars, '.')));
+
+  it('cuts events into chunks of at most CHUNK_EVENTS events and CHUNK_CHARS characters', () => {
+    const many = lines(CHUNK_EVENTS * 2 + 7);
+    expect(chunkEnds(many, 0, many.length)).toEqual([CHUNK_EVENTS, CHUNK_EVENTS * 2, CHUNK_EVENTS * 2 + 7]);
+    expect(chunkEnds(many, 100, 150)).toEqual([150]);
+    // Long lines: a chunk ends before the characters would pass CHUNK_CHARS.
+    const long = lines(10, CHUNK_CHARS / 4);
+    const ends = chunkEnds(long, 0, long.length);
+    expect(ends).toEqual([3, 6, 9, 10]);
+    // One event over the limit goes alone; nothing to save is one empty chunk.
+    const huge = [event(0, 'a'), event(1, 'x'.repeat(CHUNK_CHARS + 1)), event(2, 'b')];
+    expect(chunkEnds(huge, 0, 3)).toEqual([1, 2, 3]);
+    expect(chunkEnds(huge, 3, 3)).toEqual([3]);
+  });
+
+  it('stores a save of many events as several chunks, in order, each with the row, and marks it once', async () => {
+    const store = await open();
+    const record = newRecord('big', 1, 'p', settings);
+    const writer = store.keep(record, () => ({ status: { kind: 'running' }, figures }));
+    const appended: [number, number][] = [];
+    const append = store.append.bind(store);
+    vi.spyOn(store, 'append').mockImplementation(async (r, from, seq, summary, to) => {
+      appended.push([from, to ?? r.events.length]);
+      await append(r, from, seq, summary, to);
+    });
+    record.events.push(event(0, 'first'));
+    await writer.save();
+    record.events.push(...lines(CHUNK_EVENTS * 2 + 10));
+    await writer.save();
+    const total = CHUNK_EVENTS * 2 + 11;
+    expect(appended).toEqual([
+      [0, 1],
+      [1, 1 + CHUNK_EVENTS],
+      [1 + CHUNK_EVENTS, 1 + CHUNK_EVENTS * 2],
+      [1 + CHUNK_EVENTS * 2, total],
+    ]);
+    expect(await store.load('big')).toEqual(record);
+    const [summary] = await store.list();
+    expect([summary.events, summary.chunks]).toEqual([total, 4]);
+    const marks = (performance.getEntriesByName('history:saved') as PerformanceMark[])
+      .map((m) => m.detail as { run: string; events: number })
+      .filter((d) => d.run === 'big');
+    expect(marks).toEqual([
+      { run: 'big', events: 1 },
+      { run: 'big', events: total },
+    ]);
+  });
+
+  it('leaves a run that reads as interrupted, with every stored event, when the page goes mid-save', async () => {
+    const before = await open({ pageId: 'page-1' });
+    const record = newRecord('cut', 5, 'p', settings);
+    let status: { kind: 'running' } | { kind: 'finished' } = { kind: 'running' };
+    const writer = before.keep(record, () => ({ status, figures }));
+    record.events.push(...lines(CHUNK_EVENTS + 20));
+    status = { kind: 'finished' };
+    const append = before.append.bind(before);
+    const seen: string[] = [];
+    vi.spyOn(before, 'append').mockImplementation(async (r, from, seq, summary, to) => {
+      seen.push(summary.status.kind);
+      if (seq === 1) throw new DOMException('the page went away', 'AbortError');
+      await append(r, from, seq, summary, to);
+    });
+    const problems: string[] = [];
+    writer.onProblem = (p) => problems.push(p.code);
+    await writer.save();
+    expect(seen).toEqual(['running', 'finished']);
+    expect(problems).toEqual(['blocked']);
+    before.close();
+
+    const after = await open({ pageId: 'page-2' });
+    const [summary] = await after.list();
+    expect(summary.status).toEqual(INTERRUPTED);
+    expect(summary.events).toBe(CHUNK_EVENTS + 1);
+    const loaded = await after.load('cut');
+    expect(loaded.events.slice(0, -1)).toEqual(record.events.slice(0, CHUNK_EVENTS));
+    expect(loaded.events.at(-1)).toMatchObject({ type: 'status', status: INTERRUPTED });
   });
 });

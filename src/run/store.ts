@@ -7,7 +7,9 @@
  *
  * A run's events are saved in batches at most a second apart, when the page is idle, so a save
  * is never on the path of a spawn or a tool call. Appending a chunk costs the new events only,
- * not the whole record. Storage that is full or missing (private modes) becomes a sentence for
+ * not the whole record, and a chunk is bounded (CHUNK_EVENTS events, CHUNK_CHARS characters): the
+ * browser copies what it stores on the page's thread, so a save of a busy stretch of a big run is
+ * written a chunk per task. Storage that is full or missing (private modes) becomes a sentence for
  * the screen; the playground works on without History.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
@@ -15,6 +17,7 @@ import type { RecordEvent, RunRecord, RunSettings, RunStatus } from './record';
 import { later } from './later';
 import { StorageProblem } from './storage-problem';
 import { messageOf } from '../core/errors';
+import { messageChars } from './size';
 
 export { StorageProblem, type StorageProblemCode } from './storage-problem';
 
@@ -51,6 +54,8 @@ interface HistoryDb extends DBSchema {
 const DB_NAME = 's04-history';
 const LOCK_PREFIX = 's04-run:';
 
+const RUNNING = { kind: 'running' } satisfies RunStatus;
+
 /** The status given to a run whose page went away while it was running. */
 export const INTERRUPTED = {
   kind: 'stopped',
@@ -69,6 +74,51 @@ function problemOf(error: unknown): StorageProblem {
 }
 
 type Locks = Pick<LockManager, 'request' | 'query'>;
+
+/** A chunk of a growing record holds at most this many events... */
+export const CHUNK_EVENTS = 500;
+/** ...and about this many characters of them as JSON (one event over it goes alone). */
+export const CHUNK_CHARS = 1_000_000;
+
+/**
+ * About how many characters an event takes as JSON: a message's size is known once it is measured
+ * (./size.ts: the screen measures every message as it arrives), anything else is measured here.
+ */
+export function eventChars(event: RecordEvent): number {
+  if (event.type === 'message') return messageChars(event.message);
+  if (event.type === 'spawn') {
+    let chars = event.description.length + event.taskId.length;
+    for (const message of event.messages) chars += messageChars(message);
+    return chars;
+  }
+  return JSON.stringify(event)?.length ?? 0;
+}
+
+/**
+ * Where the chunks of events[from..to] end, in order: each holds at most CHUNK_EVENTS events and
+ * CHUNK_CHARS characters (a single event over it alone). Nothing to save is one empty chunk.
+ */
+export function chunkEnds(events: readonly RecordEvent[], from: number, to: number): number[] {
+  const ends: number[] = [];
+  let start = from;
+  let chars = 0;
+  for (let i = from; i < to; i++) {
+    const size = eventChars(events[i]);
+    if (i > start && (i - start === CHUNK_EVENTS || chars + size > CHUNK_CHARS)) {
+      ends.push(i);
+      start = i;
+      chars = 0;
+    }
+    chars += size;
+  }
+  ends.push(to);
+  return ends;
+}
+
+/** A task boundary: the page draws and takes its input between two chunks of a save. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
 
 export class RunStore {
   readonly #db: IDBPDatabase<HistoryDb>;
@@ -180,12 +230,16 @@ export class RunStore {
     await this.append(record, 0, 0, summary);
   }
 
-  /** @internal Appends events[from..] of a record as chunk `seq`, with its summary. */
+  /**
+   * @internal Appends events[from..to] of a record (to its end by default) as chunk `seq`, with
+   * its summary, in one transaction: the run's row never counts events that are not stored.
+   */
   async append(
     record: RunRecord,
     from: number,
     seq: number,
     summary: Pick<RunSummary, 'status' | 'figures'>,
+    to = record.events.length,
   ): Promise<void> {
     const { events, ...header } = record;
     const row = {
@@ -194,7 +248,7 @@ export class RunStore {
       startedAt: record.startedAt,
       settings: record.settings,
       pageId: this.pageId,
-      events: events.length,
+      events: to,
       chunks: seq + 1,
       ...summary,
       header,
@@ -202,7 +256,7 @@ export class RunStore {
     try {
       const tx = this.#db.transaction(['runs', 'chunks'], 'readwrite');
       await Promise.all([
-        tx.objectStore('chunks').put({ runId: record.id, seq, events: events.slice(from) }),
+        tx.objectStore('chunks').put({ runId: record.id, seq, events: events.slice(from, to) }),
         tx.objectStore('runs').put(row),
         tx.done,
       ]);
@@ -222,18 +276,29 @@ export class RunStore {
 }
 
 /**
- * Saves a growing record: what was appended since the last save goes as one chunk, at most
- * DELAY_MS after it was recorded, in an idle moment of the page. Each save, once stored, is
- * marked `history:saved` at the moment its events were taken.
+ * Saves a growing record: what was appended since the last save goes as chunks (see chunkEnds),
+ * at most DELAY_MS after it was recorded, in an idle moment of the page, one chunk per task, in
+ * order. Each chunk is stored with the run's row in one transaction; until a save's last chunk the
+ * row says `running` (a page gone mid-save leaves a run that reads as interrupted, never one whose
+ * end was not stored). Each save, once all of it is stored, is marked `history:saved` at the
+ * moment its events were taken.
  */
 export class RecordWriter {
   static readonly DELAY_MS = 800;
+  /**
+   * Scheduled saves are at least this far apart, however often the record changes (each is a
+   * transaction, and a copy of the run's row, on the page's thread): a run of hundreds of subagents
+   * changes its record many times a frame, and would be saved at every idle moment of its page.
+   */
+  static readonly GAP_MS = 250;
   readonly #store: RunStore;
   readonly #record: RunRecord;
   readonly #summarize: () => Pick<RunSummary, 'status' | 'figures'>;
   #saved = 0;
   #seq = 0;
   #scheduled = false;
+  /** When the last scheduled save began (the page's clock). */
+  #savedAt = -Infinity;
   #saving: Promise<void> = Promise.resolve();
   /** The latest failure, as a sentence; reported once through `onProblem`. */
   onProblem: (problem: StorageProblem) => void = () => {};
@@ -244,14 +309,25 @@ export class RecordWriter {
     this.#summarize = summarize;
   }
 
-  /** Call after appending events: a save is scheduled if none is. */
+  /**
+   * Call after appending events: a save is scheduled if none is, in an idle moment at least GAP_MS
+   * after the last one began, and at most DELAY_MS from now.
+   */
   changed(): void {
     if (this.#scheduled) return;
     this.#scheduled = true;
-    later(() => {
-      this.#scheduled = false;
-      void this.save();
-    }, RecordWriter.DELAY_MS);
+    const wait = Math.max(
+      0,
+      Math.min(this.#savedAt + RecordWriter.GAP_MS - performance.now(), RecordWriter.GAP_MS),
+    );
+    const idle = () =>
+      later(() => {
+        this.#scheduled = false;
+        this.#savedAt = performance.now();
+        void this.save();
+      }, RecordWriter.DELAY_MS - wait);
+    if (wait > 0) setTimeout(idle, wait);
+    else idle();
   }
 
   /** Saves what is new now; resolves when it is stored. */
@@ -260,10 +336,17 @@ export class RecordWriter {
       const events = this.#record.events.length;
       if (events === this.#saved && this.#seq > 0) return;
       const asOf = performance.now();
+      const summary = this.#summarize();
+      const ends = chunkEnds(this.#record.events, this.#saved, events);
       try {
-        await this.#store.append(this.#record, this.#saved, this.#seq, this.#summarize());
-        this.#saved = events;
-        this.#seq++;
+        for (const [i, to] of ends.entries()) {
+          if (i > 0) await nextTask();
+          const last = i === ends.length - 1;
+          const status = last ? summary.status : RUNNING;
+          await this.#store.append(this.#record, this.#saved, this.#seq, { ...summary, status }, to);
+          this.#saved = to;
+          this.#seq++;
+        }
         // Once stored: the record as it was at `asOf` is in History (docs/automation-contract.md).
         performance.mark('history:saved', { startTime: asOf, detail: { run: this.#record.id, events } });
       } catch (error) {

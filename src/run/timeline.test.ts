@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { Trace } from '../models/replay';
 import { traceRecord } from './example';
 import type { RunRecord } from './record';
-import { workersTimeline } from './timeline';
+import { coalesce, keepUnchanged, workersTimeline, type SegmentGroup } from './timeline';
 
 const trace: Trace = JSON.parse(
   readFileSync(new URL('../../public/traces/s04.json', import.meta.url), 'utf8'),
@@ -51,5 +52,39 @@ describe('the workers timeline of a growing record', () => {
     workersTimeline(growing);
     growing.events.length = 10;
     expect(workersTimeline(growing)).toEqual(workersTimeline(fresh(record, 10)));
+  });
+});
+
+describe('redrawing a growing record', () => {
+  it('gives back the same bar for each call that did not change, new ones only for what did', async () => {
+    const { record } = await traceRecord(trace);
+    const all = record.events;
+    const growing: RunRecord = { ...record, events: [] };
+    const drawn = new Map<string, SegmentGroup[]>();
+    let kept = 0;
+    let made = 0;
+    for (const event of all) {
+      growing.events.push(event);
+      const { rows, end } = workersTimeline(growing);
+      for (const row of rows) {
+        const before = drawn.get(row.id);
+        const groups = keepUnchanged(before, coalesce(row.segments, Math.max(1, end)));
+        // Every bar as a fresh look draws it...
+        expect(groups).toEqual(coalesce(row.segments, Math.max(1, end)));
+        for (const [i, group] of groups.entries()) {
+          // ...a bar that draws exactly as before is the very same object, and only such a one
+          // (an open call grows at every look: a new bar each time).
+          const same = before !== undefined && i < before.length && isDeepStrictEqual(before[i], group);
+          expect(before?.[i] === group).toBe(same);
+          if (same) kept++;
+          else made++;
+        }
+        if (before && groups.every((g, i) => g === before[i]) && groups.length === before.length)
+          expect(groups).toBe(before);
+        drawn.set(row.id, groups);
+      }
+    }
+    // Most looks redraw calls closed before them: those are kept, never made again.
+    expect(kept).toBeGreaterThan(made);
   });
 });

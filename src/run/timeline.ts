@@ -232,3 +232,35 @@ export function coalesce(segments: readonly Segment[], span: number, most = 120)
   }
   return groups;
 }
+
+/** Whether two groups draw the same bar (its place, its label, what a click steps to). */
+function sameGroup(a: SegmentGroup, b: SegmentGroup): boolean {
+  return (
+    a.kind === b.kind &&
+    a.label === b.label &&
+    a.start === b.start &&
+    a.end === b.end &&
+    a.event === b.event &&
+    a.call === b.call &&
+    a.count === b.count &&
+    a.lastCall === b.lastCall
+  );
+}
+
+/**
+ * `next`, with each group that draws the same bar as the group at its place in `previous` given
+ * back as that very object: the screen redraws a growing run's rows and touches only the bars that
+ * changed (the call still open, a new one), not the hundreds that did not.
+ */
+export function keepUnchanged(
+  previous: readonly SegmentGroup[] | undefined,
+  next: readonly SegmentGroup[],
+): SegmentGroup[] {
+  if (!previous) return [...next];
+  const kept = next.map((group, i) =>
+    i < previous.length && sameGroup(previous[i], group) ? previous[i] : group,
+  );
+  return kept.length === previous.length && kept.every((group, i) => group === previous[i])
+    ? (previous as SegmentGroup[])
+    : kept;
+}
