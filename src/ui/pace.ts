@@ -9,7 +9,11 @@
 /** The least time between two redraws of a grouped run's drawing, in ms. */
 export const GROUPED_DRAW_MS = 250;
 
-/** Calls `draw` when asked, at most once every `ms`; asks in between are one draw, at the end of the wait. */
+/**
+ * Calls `draw` when asked, at most once every `ms`; asks in between are one draw, at the end of the
+ * wait. Hand-written: a trailing throttle with a clock given for tests is a dozen lines, less than
+ * what a dependency would bring.
+ */
 export class Pace {
   readonly #draw: () => void;
   readonly #ms: number;
